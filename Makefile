@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# vfit: plain GNU make.  `make`, `make test`, `make demo`, `make bench`,
+# `make size`, `make install PREFIX=...`, `make clean`.
+# BUILD selects the output directory, so parallel builds with other flags
+# (sanitizers, fuzzers) never share objects.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+CC      ?= cc
+CLANG   ?= clang
+OPT     ?= -O2 -g
+SAN     ?=
+VERSION := 0.1.0
+
+WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wvla -Wpointer-arith -Wcast-qual -Wundef
+CFLAGS_LIB  = -std=c11 $(WARN) $(OPT) $(SAN) -Iinclude -fno-common
+CFLAGS_HOST = $(CFLAGS_LIB) -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"'
+LDLIBS_HOST = -lssl -lcrypto -lfdt -lz -llz4
+
+LIB_SRC   := $(sort $(wildcard lib/*.c))
+HOST_SRC  := $(sort $(wildcard host/*.c))
+CLI_SRC   := $(sort $(wildcard cli/*.c))
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_UTIL := $(filter-out tests/unit/test_%,$(sort $(wildcard tests/unit/*.c)))
+BENCH_SRC := $(sort $(wildcard bench/*.c))
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+HOST_OBJ  := $(HOST_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+UTIL_OBJ  := $(UNIT_UTIL:%.c=$(BUILD)/%.o)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+
+DEPS_OK := $(BUILD)/.deps-ok
+
+.PHONY: all deps test unit demo bench size install clean fuzz check-freestanding
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/vfit $(BUILD)/libvfit.a $(BUILD)/libvfit-host.a
+
+# Install what is missing (scripts/deps is a no-op when all is there).
+$(DEPS_OK): scripts/deps
+	@scripts/deps
+	@mkdir -p $(@D) && touch $@
+deps:
+	@scripts/deps
+
+$(BUILD)/lib/%.o: lib/%.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_LIB) -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_HOST) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libvfit.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libvfit-host.a: $(HOST_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/vfit: $(CLI_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
+	$(CC) $(OPT) $(SAN) -o $@ $(CLI_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a $(LDLIBS_HOST)
+	@ln -sf vfit $(BUILD)/mkimage
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UTIL_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
+	@mkdir -p $(@D)
+	$(CC) $(OPT) $(SAN) -o $@ $< $(UTIL_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a $(LDLIBS_HOST)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
+	$(CC) $(OPT) -o $@ $< $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a $(LDLIBS_HOST)
+
+unit: all $(UNIT_BIN)
+
+# libFuzzer targets: the whole library rebuilt with clang and sanitizers.
+FUZZ_FLAGS = -std=c11 -g -O1 -Iinclude -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+             -fno-sanitize-recover=all
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HOST_SRC) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(HOST_SRC) $(LDLIBS_HOST)
+fuzz: $(FUZZ_BIN)
+
+# Every layer: unit tests (plain and ASan+UBSan), CLI, interop, fuzz, freestanding.
+test: unit
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CC=$(CLANG) OPT="-O1 -g" \
+		SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" unit
+	$(MAKE) --no-print-directory fuzz
+	BUILD=$(BUILD) tests/run
+
+demo: all
+	BUILD=$(BUILD) examples/demo.sh
+
+bench: all $(BENCH_BIN)
+	BUILD=$(BUILD) bench/run
+
+size: | $(DEPS_OK)
+	@scripts/deps size
+	BUILD=$(BUILD) scripts/size
+
+check-freestanding: | $(DEPS_OK)
+	tests/build/freestanding.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/vfit $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BUILD)/vfit $(DESTDIR)$(PREFIX)/bin/vfit
+	install -m 644 $(BUILD)/libvfit.a $(BUILD)/libvfit-host.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/vfit/*.h $(DESTDIR)$(PREFIX)/include/vfit/
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' vfit.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/vfit.pc
+
+clean:
+	rm -rf build
+
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(HOST_OBJ) $(CLI_OBJ) $(UTIL_OBJ) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o))

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* vfit: one binary, one subcommand per file; run as `mkimage` it is `vfit mkimage`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "mkimage", cmd_mkimage, "build and sign FIT images (U-Boot mkimage's FIT options)" },
+	{ "keygen", cmd_keygen, "make a key pair: -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME" },
+	{ "info", cmd_info, "list a FIT's contents and signature status" },
+	{ "verify", cmd_verify, "verify a FIT against a control DTB: -f FIT -k DTB [-c CONF]" },
+};
+
+static int usage(FILE *f, int status)
+{
+	size_t i;
+
+	fprintf(f, "usage: vfit COMMAND [ARGS]   (vfit COMMAND --help for details)\n\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\nexit status: 0 success, 1 verification failed or bad input, 2 usage or I/O error\n");
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const char *self = strrchr(argv[0], '/');
+	size_t i;
+
+	self = self ? self + 1 : argv[0];
+	if (!strcmp(self, "mkimage"))
+		return cmd_mkimage(argc, argv);
+	if (argc < 2)
+		return usage(stderr, 2);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return usage(stdout, 0);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("vfit %s\n", VFIT_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "vfit: unknown command '%s'\n", argv[1]);
+	return usage(stderr, 2);
+}

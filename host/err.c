@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "vfit/vfit_host.h"
+
+int vfit_err_set(struct vfit_err *e, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!e || e->status)
+		return -1;
+	e->status = status;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Hashes for FIT `hash*` nodes and signatures: CRC-32, MD5, SHA-1, SHA-224,
+ * SHA-256, SHA-384, SHA-512.  Contexts are plain structs of constant size
+ * that the caller owns; nothing allocates, nothing is global.
+ *
+ * SHA-1 and SHA-256 pick the CPU's SHA instructions (x86 SHA-NI, ARMv8
+ * crypto extensions) at init time when the CPU has them; tests force either
+ * path with the _impl variants.
+ */
+#ifndef VFIT_HASH_H
+#define VFIT_HASH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vfit/config.h"
+
+enum vfit_hash {
+	VFIT_HASH_INVALID = 0,
+	VFIT_HASH_CRC32,
+	VFIT_HASH_MD5,
+	VFIT_HASH_SHA1,
+	VFIT_HASH_SHA224,
+	VFIT_HASH_SHA256,
+	VFIT_HASH_SHA384,
+	VFIT_HASH_SHA512,
+};
+
+#define VFIT_HASH_MAX_SIZE 64
+
+enum vfit_impl {
+	VFIT_IMPL_AUTO = 0,     /* accelerated if the CPU has it */
+	VFIT_IMPL_PORTABLE,     /* plain C */
+	VFIT_IMPL_ACCEL,        /* CPU instructions; init fails without them */
+};
+
+struct vfit_sha1_ctx {
+	uint32_t h[5];
+	uint64_t len;           /* bytes hashed so far */
+	uint8_t buf[64];
+	uint8_t accel;
+};
+
+struct vfit_sha256_ctx {        /* also SHA-224 */
+	uint32_t h[8];
+	uint64_t len;
+	uint8_t buf[64];
+	uint8_t accel;
+	uint8_t out_len;        /* 28 or 32 */
+};
+
+struct vfit_sha512_ctx {        /* also SHA-384 */
+	uint64_t h[8];
+	uint64_t len;
+	uint8_t buf[128];
+	uint8_t out_len;        /* 48 or 64 */
+};
+
+struct vfit_md5_ctx {
+	uint32_t h[4];
+	uint64_t len;
+	uint8_t buf[64];
+};
+
+/* Streaming interfaces.  _init_impl returns 0, or -1 if impl is unavailable. */
+void vfit_sha1_init(struct vfit_sha1_ctx *c);
+int vfit_sha1_init_impl(struct vfit_sha1_ctx *c, enum vfit_impl impl);
+void vfit_sha1_update(struct vfit_sha1_ctx *c, const void *p, size_t n);
+void vfit_sha1_final(struct vfit_sha1_ctx *c, uint8_t out[20]);
+
+void vfit_sha224_init(struct vfit_sha256_ctx *c);
+void vfit_sha256_init(struct vfit_sha256_ctx *c);
+int vfit_sha224_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
+int vfit_sha256_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
+void vfit_sha256_update(struct vfit_sha256_ctx *c, const void *p, size_t n);
+void vfit_sha256_final(struct vfit_sha256_ctx *c, uint8_t *out);
+
+void vfit_sha384_init(struct vfit_sha512_ctx *c);
+void vfit_sha512_init(struct vfit_sha512_ctx *c);
+void vfit_sha512_update(struct vfit_sha512_ctx *c, const void *p, size_t n);
+void vfit_sha512_final(struct vfit_sha512_ctx *c, uint8_t *out);
+
+void vfit_md5_init(struct vfit_md5_ctx *c);
+void vfit_md5_update(struct vfit_md5_ctx *c, const void *p, size_t n);
+void vfit_md5_final(struct vfit_md5_ctx *c, uint8_t out[16]);
+
+/* IEEE CRC-32 (zlib): pass 0 to start, feed the result back to continue. */
+uint32_t vfit_crc32(uint32_t crc, const void *p, size_t n);
+
+/* Any of the above through one context. */
+struct vfit_hash_ctx {
+	enum vfit_hash algo;
+	union {
+		uint32_t crc;
+		struct vfit_md5_ctx md5;
+		struct vfit_sha1_ctx sha1;
+		struct vfit_sha256_ctx sha256;
+		struct vfit_sha512_ctx sha512;
+	} u;
+};
+
+/* 0 on success, -1 if the algorithm is unknown, not built in, or impl is unavailable. */
+int vfit_hash_init(struct vfit_hash_ctx *c, enum vfit_hash algo);
+int vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl);
+void vfit_hash_update(struct vfit_hash_ctx *c, const void *p, size_t n);
+/* Writes vfit_hash_size(algo) bytes; CRC-32 is written big-endian, as FIT stores it. */
+void vfit_hash_final(struct vfit_hash_ctx *c, uint8_t *out);
+int vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out);
+
+size_t vfit_hash_size(enum vfit_hash algo);       /* 0 for unknown */
+const char *vfit_hash_name(enum vfit_hash algo);  /* "sha256", ...; NULL for unknown */
+/* Exact match of the FIT name (not NUL-terminated: len bytes); INVALID otherwise. */
+enum vfit_hash vfit_hash_lookup(const char *name, size_t len);
+
+/* Whether the accelerated path for algo exists on this CPU (tests, bench). */
+int vfit_hash_have_accel(enum vfit_hash algo);
+
+#endif

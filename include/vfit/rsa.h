@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RSA signature verification from U-Boot's pre-processed public key
+ * (control-DTB key node, spec section 4.2).  The key's byte strings are
+ * referenced, not copied: they may point straight into an FDT.
+ */
+#ifndef VFIT_RSA_H
+#define VFIT_RSA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vfit/config.h"
+#include "vfit/hash.h"
+#include "vfit/result.h"
+
+struct vfit_rsa_key {
+	uint32_t num_bits;        /* rsa,num-bits */
+	uint32_t n0inv;           /* rsa,n0-inverse: -n^-1 mod 2^32 */
+	uint64_t exponent;        /* rsa,exponent */
+	const uint8_t *modulus;   /* rsa,modulus: num_bits/8 bytes, big-endian */
+	const uint8_t *rr;        /* rsa,r-squared: 2^(2*num_bits) mod n, same form */
+};
+
+/* Salt length for vfit_rsa_verify_pss() meaning "whatever the encoding holds" (FIT's rule). */
+#define VFIT_PSS_SALT_ANY (-1)
+
+/* em = sig^e mod n, written as num_bits/8 big-endian bytes. */
+enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *sig,
+				 size_t sig_len, uint8_t *em);
+
+/* RSASSA-PKCS1-v1_5: rebuilds 00 01 FF.. 00 DigestInfo digest and compares it whole. */
+enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit_hash hash,
+				       const uint8_t *digest, const uint8_t *sig,
+				       size_t sig_len);
+
+/* RSASSA-PSS with MGF1(mgf_hash); salt_len exact, or VFIT_PSS_SALT_ANY. */
+enum vfit_result vfit_rsa_verify_pss(const struct vfit_rsa_key *key, enum vfit_hash hash,
+				     enum vfit_hash mgf_hash, int salt_len,
+				     const uint8_t *digest, const uint8_t *sig,
+				     size_t sig_len);
+
+#endif
