@@ -17,6 +17,7 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS_LIB  = -std=c11 $(WARN) $(OPT) $(SAN) -Iinclude -fno-common
 CFLAGS_HOST = $(CFLAGS_LIB) -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"'
 LDLIBS_HOST = -lssl -lcrypto -lfdt -lz -llz4
+LDLIBS_HOST += $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc)
 
 LIB_SRC   := $(sort $(wildcard lib/*.c))
 HOST_SRC  := $(sort $(wildcard host/*.c))
@@ -78,7 +79,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
 unit: all $(UNIT_BIN)
 
 # libFuzzer targets: the whole library rebuilt with clang and sanitizers.
-FUZZ_FLAGS = -std=c11 -g -O1 -Iinclude -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+FUZZ_FLAGS = -std=c11 -g -O1 -Iinclude -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"' -fsanitize=fuzzer,address,undefined \
              -fno-sanitize-recover=all
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(HOST_SRC) | $(DEPS_OK)
 	@mkdir -p $(@D)

@@ -7,5 +7,6 @@ int cmd_mkimage(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_boot(int argc, char **argv);
 
 #endif

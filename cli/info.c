@@ -1,13 +1,26 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PLACEHOLDER: replaced by the real subcommand; must not survive into a commit. */
+/* vfit info FIT: the mkimage -l listing with signature status. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "vfit/vfit_host.h"
 
 int cmd_info(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vfit: info: not built yet\n");
-	return 2;
+	struct vfit_err e = { 0 };
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		printf("usage: vfit info FIT\n");
+		return 0;
+	}
+	if (argc != 2 || argv[1][0] == '-') {
+		fprintf(stderr, "usage: vfit info FIT\n");
+		return 2;
+	}
+	if (vfit_fit_list_file(stdout, argv[1], &e)) {
+		fprintf(stderr, "vfit: %s\n", e.msg);
+		return e.status;
+	}
+	return 0;
 }

@@ -1,13 +1,60 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PLACEHOLDER: replaced by the real subcommand; must not survive into a commit. */
+/* vfit keygen -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME [--force] */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
+#include "vfit/vfit_host.h"
+
+static int usage(FILE *f, int status)
+{
+	fprintf(f, "usage: vfit keygen -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME [--force]\n"
+		   "  writes DIR/NAME.key (PEM private key, mode 0600) and DIR/NAME.crt\n"
+		   "  (self-signed certificate, CN=NAME): the files mkimage -k DIR uses\n"
+		   "  for key-name-hint NAME.  Existing files are kept unless --force.\n");
+	return status;
+}
 
 int cmd_keygen(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vfit: keygen: not built yet\n");
-	return 2;
+	static const struct option lo[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *algo = NULL, *dir = NULL, *name = NULL;
+	struct vfit_err e = { 0 };
+	unsigned int bits = 0;
+	int c, force = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "a:k:n:fh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'a': algo = optarg; break;
+		case 'k': dir = optarg; break;
+		case 'n': name = optarg; break;
+		case 'f': force = 1; break;
+		case 'h': return usage(stdout, 0);
+		default: return usage(stderr, 2);
+		}
+	}
+	if (optind != argc || !algo || !dir || !name)
+		return usage(stderr, 2);
+	if (!strcmp(algo, "rsa2048"))
+		bits = 2048;
+	else if (!strcmp(algo, "rsa3072"))
+		bits = 3072;
+	else if (!strcmp(algo, "rsa4096"))
+		bits = 4096;
+	else {
+		fprintf(stderr, "vfit: keygen: unknown algorithm '%s' (rsa2048, rsa3072, rsa4096)\n",
+			algo);
+		return 2;
+	}
+	if (vfit_keygen(dir, name, bits, force, &e)) {
+		fprintf(stderr, "vfit: keygen: %s\n", e.msg);
+		return e.status;
+	}
+	return 0;
 }

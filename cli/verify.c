@@ -1,13 +1,350 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PLACEHOLDER: replaced by the real subcommand; must not survive into a commit. */
+/*
+ * vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]
+ *
+ * Runs the device library's verifier on a mapped FIT (payloads are hashed
+ * in place, never copied) and prints U-Boot's familiar lines, or one JSON
+ * object for CI systems.  Exit: 0 verified, 1 rejected, 2 usage or I/O.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libfdt.h>
 
 #include "cli.h"
+#include "vfit/fit.h"
+
+static const char usage[] =
+	"usage: vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]\n"
+	"  -f FIT              FIT image to verify\n"
+	"  -k CONTROL_DTB      control device tree holding the public keys (/signature)\n"
+	"  -c CONF             configuration to verify (default: /configurations/default)\n"
+	"  --json              print one JSON object instead of U-Boot's lines\n"
+	"  --allow-unenforced  accept when the control DTB requires no key\n"
+	"  -h, --help          this help\n"
+	"Exit status: 0 verified, 1 rejected, 2 usage or I/O error.\n";
+
+/* Stable names of the result codes, for --json (index = enum value). */
+static const char *const result_names[] = {
+	"OK", "UNSUPPORTED", "KEY", "SIG_LENGTH", "SIG_RANGE", "SIGNATURE", "PARAM",
+	"FORMAT", "TRUNCATED", "TOO_LARGE", "UNIT_ADDRESS", "LIMIT", "DUPLICATE", "MISSING",
+	"NO_CONFIG", "NO_IMAGES", "NO_HASH", "HASH", "HASH_LENGTH", "HASHED_STRINGS",
+	"STRINGS_BOUNDS", "DATA", "DATA_BOUNDS", "DATA_OVERLAP", "REQUIRED", "KEY_ALGO",
+	"NO_SIGNATURE", "UNENFORCED", "CONTROL",
+};
+
+static const char *result_name(enum vfit_result r)
+{
+	return (unsigned int)r < sizeof(result_names) / sizeof(result_names[0]) ?
+	       result_names[r] : "UNKNOWN";
+}
+
+struct map {
+	const char *path;
+	void *p;
+	size_t len;
+};
+
+/* Maps a whole file read-only; an empty file gives p = NULL, len = 0. */
+static int map_file(struct map *m)
+{
+	struct stat st;
+	int fd = open(m->path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "vfit: %s: %s\n", m->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "vfit: %s: not a regular file\n", m->path);
+		close(fd);
+		return -1;
+	}
+	m->len = (size_t)st.st_size;
+	m->p = NULL;
+	if (m->len) {
+		m->p = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m->p == MAP_FAILED) {
+			fprintf(stderr, "vfit: %s: %s\n", m->path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static void unmap_file(struct map *m)
+{
+	if (m->p && m->len)
+		munmap(m->p, m->len);
+}
+
+static const char *node_path(const void *fdt, int node, char *buf, int size)
+{
+	if (node < 0 || fdt_get_path(fdt, node, buf, size))
+		buf[0] = 0;
+	return buf;
+}
+
+static void put_checks(const struct vfit_verify_result *res, enum vfit_check_kind kind,
+		       const char *image)
+{
+	const struct vfit_check *k;
+	unsigned int i;
+
+	for (i = 0; i < res->nchecks; i++) {
+		k = &res->check[i];
+		if (k->kind == VFIT_CHECK_HASH && kind == VFIT_CHECK_IMAGE_SIG)
+			; /* image lines show image signatures and hashes */
+		else if (k->kind != kind)
+			continue;
+		if (image && (!k->image || strcmp(k->image, image)))
+			continue;
+		if (k->kind == VFIT_CHECK_HASH)
+			printf("%s%c ", k->algo ? k->algo : "?", k->result ? '-' : '+');
+		else if (!k->algo)
+			printf("%c ", k->result ? '-' : '+');
+		else
+			printf("%s:%s%c ", k->algo, k->key_name ? k->key_name : "",
+			       k->result ? '-' : '+');
+	}
+}
+
+/* Whether the error happened in this image (or in one of its subnodes). */
+static bool failed_in(const struct vfit_verify_result *res, const char *image, const void *fit)
+{
+	char path[VFIT_PATH_MAX];
+	size_t n;
+
+	if (res->in_control || res->err_node < 0 || !image)
+		return false;
+	node_path(fit, res->err_node, path, sizeof(path));
+	n = strlen("/images/");
+	return !strncmp(path, "/images/", n) && !strncmp(path + n, image, strlen(image)) &&
+	       (path[n + strlen(image)] == 0 || path[n + strlen(image)] == '/');
+}
+
+/* U-Boot's lines: one for the configuration, one per image checked. */
+static void print_lines(const struct vfit_verify_result *res, const void *fit,
+			const void *ctl)
+{
+	bool conf_failed, has_conf = false;
+	unsigned int i, j;
+
+	for (i = 0; i < res->nchecks; i++)
+		if (res->check[i].kind == VFIT_CHECK_CONF_SIG)
+			has_conf = true;
+	conf_failed = res->result && !res->in_control && res->err_node >= 0 &&
+		      res->conf_node >= 0 && (res->err_node == res->conf_node ||
+		      fdt_parent_offset(fit, res->err_node) == res->conf_node);
+	if (has_conf || conf_failed || (!res->result && !res->unenforced)) {
+		printf("   Verifying Hash Integrity ... ");
+		put_checks(res, VFIT_CHECK_CONF_SIG, NULL);
+		if (!conf_failed) {
+			printf("OK\n");
+		} else {
+			printf("error!\n%s for '%s' config node\n",
+			       res->result == VFIT_ERR_NO_SIGNATURE ? "No 'signature' subnode found" :
+			       "Verification failed", res->conf);
+			for (j = res->nchecks; j-- > 0;) {
+				if (res->check[j].kind == VFIT_CHECK_CONF_SIG && res->check[j].result) {
+					printf("Failed to verify required signature '%s'\n",
+					       fdt_get_name(ctl, res->check[j].key_node, NULL));
+					break;
+				}
+			}
+		}
+	}
+	for (i = 0; i < res->nchecks; i++) {
+		const char *image = res->check[i].image;
+		bool seen = false;
+
+		if (!image)
+			continue;
+		for (j = 0; j < i; j++)
+			if (res->check[j].image && !strcmp(res->check[j].image, image))
+				seen = true;
+		if (seen)
+			continue;
+		printf("   Verifying Hash Integrity ... ");
+		put_checks(res, VFIT_CHECK_IMAGE_SIG, image);
+		if (failed_in(res, image, fit)) {
+			printf("error!\n");
+			if (res->result == VFIT_ERR_HASH)
+				printf("Bad hash value for '%s' hash node in '%s' image node\n",
+				       fdt_get_name(fit, res->err_node, NULL), image);
+			else
+				printf("%s in '%s' image node\n", vfit_result_to_string(res->result),
+				       image);
+		} else if (res->result == VFIT_ERR_REQUIRED && res->in_control &&
+			   !strcmp(res->check[res->nchecks - 1].image ?
+				   res->check[res->nchecks - 1].image : "", image)) {
+			printf("error!\nFailed to verify required signature '%s'\n",
+			       fdt_get_name(ctl, res->err_node, NULL));
+		} else {
+			printf("OK\n");
+		}
+	}
+}
+
+static void json_str(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			printf("\\%c", *p);
+		else if (*p < 0x20 || *p >= 0x7f)
+			printf("\\u%04x", *p);
+		else
+			putchar(*p);
+	}
+	putchar('"');
+}
+
+static void print_json(const struct vfit_verify_result *res, const char *file,
+		       const void *fit, const void *ctl)
+{
+	char path[VFIT_PATH_MAX];
+	unsigned int i;
+
+	printf("{\"file\":");
+	json_str(file);
+	printf(",\"verified\":%s,\"code\":%d,\"result\":\"%s\",\"reason\":",
+	       res->result ? "false" : "true", (int)res->result, result_name(res->result));
+	json_str(vfit_result_to_string(res->result));
+	printf(",\"where\":{\"in_control\":%s,\"path\":", res->in_control ? "true" : "false");
+	json_str(res->result && res->err_node >= 0 ? res->err_path : NULL);
+	printf(",\"property\":");
+	json_str(res->err_prop);
+	printf("},\"configuration\":");
+	json_str(res->conf);
+	printf(",\"unenforced\":%s,\"checks\":[", res->unenforced ? "true" : "false");
+	for (i = 0; i < res->nchecks; i++) {
+		const struct vfit_check *k = &res->check[i];
+		static const char *const kinds[] = { "", "conf-signature", "image-signature", "hash" };
+
+		printf("%s{\"kind\":\"%s\",\"node\":", i ? "," : "", kinds[k->kind]);
+		json_str(node_path(fit, k->node, path, sizeof(path)));
+		printf(",\"image\":");
+		json_str(k->image);
+		printf(",\"algo\":");
+		json_str(k->algo);
+		printf(",\"key\":");
+		json_str(k->key_node >= 0 ? node_path(ctl, k->key_node, path, sizeof(path)) : NULL);
+		printf(",\"key_name\":");
+		json_str(k->key_name);
+		printf(",\"required\":%s,\"ok\":%s,\"result\":\"%s\"}", k->required ? "true" : "false",
+		       k->result ? "false" : "true", result_name(k->result));
+	}
+	printf("],\"images\":[");
+	for (i = 0; i < res->nimages; i++) {
+		const struct vfit_image *img = &res->image[i];
+
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(img->name);
+		printf(",\"property\":");
+		json_str(img->prop);
+		printf(",\"index\":%u,\"type\":", img->index);
+		json_str(img->type);
+		printf(",\"os\":");
+		json_str(img->os);
+		printf(",\"arch\":");
+		json_str(img->arch);
+		printf(",\"compression\":");
+		json_str(img->compression);
+		printf(",\"external\":%s,\"offset\":%zu,\"size\":%zu", img->external ? "true" : "false",
+		       img->offset, img->size);
+		if (img->has_load)
+			printf(",\"load\":%" PRIu64, img->load);
+		if (img->has_entry)
+			printf(",\"entry\":%" PRIu64, img->entry);
+		putchar('}');
+	}
+	printf("]}\n");
+}
 
 int cmd_verify(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "vfit: verify: not built yet\n");
-	return 2;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'J' },
+		{ "allow-unenforced", no_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	/* A few KiB: kept off the stack, as a bootloader would. */
+	static struct vfit_verify_result result;
+	struct map fit = { 0 }, ctl = { 0 };
+	struct vfit_verify_result *res;
+	const char *conf = NULL;
+	bool json = false;
+	unsigned int flags = 0;
+	int opt, status;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "f:k:c:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'f': fit.path = optarg; break;
+		case 'k': ctl.path = optarg; break;
+		case 'c': conf = optarg; break;
+		case 'J': json = true; break;
+		case 'U': flags |= VFIT_VERIFY_ALLOW_UNENFORCED; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (!fit.path || !ctl.path || optind != argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (map_file(&fit))
+		return 2;
+	if (map_file(&ctl)) {
+		unmap_file(&fit);
+		return 2;
+	}
+	res = &result;
+	/* An empty file is still a (zero-length) buffer for the verifier. */
+	vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len, conf, flags, res);
+
+	if (json) {
+		print_json(res, fit.path, fit.p, ctl.p);
+	} else {
+		print_lines(res, fit.p, ctl.p);
+		if (!res->result)
+			printf("Verified configuration '%s': %u image%s%s\n", res->conf,
+			       res->nimages, res->nimages == 1 ? "" : "s",
+			       res->unenforced ? " (UNENFORCED: no key is required)" : "");
+		else
+			printf("Rejected: %s\n", vfit_result_to_string(res->result));
+	}
+	if (res->result) {
+		const char *file = res->in_control ? ctl.path : fit.path;
+
+		fprintf(stderr, "vfit: %s: ", file);
+		if (res->err_path[0])
+			fprintf(stderr, "%s: ", res->err_path);
+		if (res->err_prop)
+			fprintf(stderr, "%s: ", res->err_prop);
+		fprintf(stderr, "%s\n", vfit_result_to_string(res->result));
+	}
+	status = res->result ? 1 : 0;
+	unmap_file(&fit);
+	unmap_file(&ctl);
+	return status;
 }

@@ -14,6 +14,7 @@ static const struct {
 	{ "keygen", cmd_keygen, "make a key pair: -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME" },
 	{ "info", cmd_info, "list a FIT's contents and signature status" },
 	{ "verify", cmd_verify, "verify a FIT against a control DTB: -f FIT -k DTB [-c CONF]" },
+	{ "boot", cmd_boot, "boot-flow simulator: --device DIR [boot|mark-good|update FIT|init|status]" },
 };
 
 static int usage(FILE *f, int status)

@@ -35,6 +35,12 @@ enum vfit_impl {
 	VFIT_IMPL_ACCEL,        /* CPU instructions; init fails without them */
 };
 
+/*
+ * `accel` in the SHA-1/SHA-256 contexts: 0 portable, 1 CPU instructions,
+ * 2 not decided yet (VFIT_IMPL_AUTO checks the CPU only once the message
+ * reaches 1 KiB, so short messages never pay for a CPUID, which traps
+ * under a hypervisor; until then, and for shorter messages, plain C runs).
+ */
 struct vfit_sha1_ctx {
 	uint32_t h[5];
 	uint64_t len;           /* bytes hashed so far */

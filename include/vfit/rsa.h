@@ -25,16 +25,30 @@ struct vfit_rsa_key {
 /* Salt length for vfit_rsa_verify_pss() meaning "whatever the encoding holds" (FIT's rule). */
 #define VFIT_PSS_SALT_ANY (-1)
 
-/* em = sig^e mod n, written as num_bits/8 big-endian bytes. */
+/*
+ * em = sig^e mod n, written as num_bits/8 big-endian bytes.  The key is
+ * checked on every call (VFIT_ERR_KEY): num_bits a multiple of 64 in
+ * 1024..VFIT_RSA_MAX_BITS, n odd with its top bit set, e odd and >= 3,
+ * n0inv and rr consistent with n.  sig_len must be num_bits/8
+ * (VFIT_ERR_SIG_LENGTH) and sig < n (VFIT_ERR_SIG_RANGE, stricter than
+ * U-Boot).  NULL pointers give VFIT_ERR_PARAM.
+ */
 enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *sig,
 				 size_t sig_len, uint8_t *em);
 
-/* RSASSA-PKCS1-v1_5: rebuilds 00 01 FF.. 00 DigestInfo digest and compares it whole. */
+/*
+ * RSASSA-PKCS1-v1_5: rebuilds 00 01 FF.. 00 DigestInfo digest and compares it
+ * whole.  hash: SHA-1/224/256/384/512 (VFIT_ERR_UNSUPPORTED otherwise or when
+ * not built in); digest holds vfit_hash_size(hash) bytes.
+ */
 enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit_hash hash,
 				       const uint8_t *digest, const uint8_t *sig,
 				       size_t sig_len);
 
-/* RSASSA-PSS with MGF1(mgf_hash); salt_len exact, or VFIT_PSS_SALT_ANY. */
+/*
+ * RSASSA-PSS with MGF1(mgf_hash); salt_len exact, or VFIT_PSS_SALT_ANY.
+ * VFIT_ERR_UNSUPPORTED when built with VFIT_HAVE_RSA_PSS=0.
+ */
 enum vfit_result vfit_rsa_verify_pss(const struct vfit_rsa_key *key, enum vfit_hash hash,
 				     enum vfit_hash mgf_hash, int salt_len,
 				     const uint8_t *digest, const uint8_t *sig,

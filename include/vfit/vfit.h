@@ -7,5 +7,6 @@
 #include "vfit/result.h"
 #include "vfit/hash.h"
 #include "vfit/rsa.h"
+#include "vfit/boot.h"
 
 #endif

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * External data (spec 2.6): mkimage hashes and signs with every payload
+ * embedded in `data`, then (-E) moves the payloads after the FDT.  Import
+ * is the reverse, done first when an existing external FIT is updated (-F).
+ *
+ * Layout follows mkimage 2023.01: every payload starts at a multiple of
+ * the alignment (-B, default 4), the FDT's totalsize is padded to it, the
+ * data area starts at the padded totalsize, or at -p POS with
+ * data-position = POS + offset.  (U-Boot HEAD aligns flat_dt payloads to 8
+ * by default; both layouts verify everywhere since offsets are explicit.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "mkimage_int.h"
+
+static int u32prop(const void *fdt, int node, const char *name, uint32_t *v)
+{
+	int len;
+	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
+
+	if (!p || len != 4)
+		return -1;
+	*v = fdt32_to_cpu(*p);
+	return 0;
+}
+
+/* Sets *consumed once file belongs to out (or was freed). */
+static int import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
+		  int *consumed, struct vfit_err *e)
+{
+	size_t base, need, cap;
+	int images, node, r;
+	uint32_t off, size = 0;
+	char *buf;
+
+	if (file_len < sizeof(struct fdt_header) || fdt_check_header(file) ||
+	    fdt_totalsize(file) > file_len)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT", name);
+	r = fdt_check_full(file, fdt_totalsize(file));
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
+				    fdt_strerror(r));
+	base = ((size_t)fdt_totalsize(file) + 3) & ~(size_t)3;
+	need = fdt_totalsize(file);
+	images = fdt_path_offset(file, "/images");
+	fdt_for_each_subnode(node, file, images) {
+		int has_pos = !u32prop(file, node, "data-position", &off);
+
+		if (!has_pos && u32prop(file, node, "data-offset", &off))
+			continue;
+		if (u32prop(file, node, "data-size", &size))
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: data-size missing", name,
+					    vfit_node_path(file, node));
+		/* Both are read as signed 32-bit values by U-Boot. */
+		if (off > INT32_MAX || size > INT32_MAX ||
+		    (has_pos ? 0 : base) + (uint64_t)off + size > file_len)
+			return vfit_err_set(e, VFIT_EXIT_REJECT,
+					    "%s: %s: external data outside the file", name,
+					    vfit_node_path(file, node));
+		need += (size_t)size + 64;
+	}
+	if (need == fdt_totalsize(file)) {
+		/* Nothing external: the file is the FDT. */
+		*consumed = 1;
+		return vfit_fdtbuf_adopt(out, file, file_len, file_len, name, e);
+	}
+	cap = need + 16384;
+	if (cap > INT32_MAX)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: FIT too large", name);
+	buf = malloc(cap);
+	if (!buf)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+	r = fdt_open_into(file, buf, (int)cap);
+	if (r) {
+		free(buf);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s", name, fdt_strerror(r));
+	}
+	out->buf = buf;
+	out->cap = cap;
+	images = fdt_path_offset(buf, "/images");
+	fdt_for_each_subnode(node, buf, images) {
+		int has_pos = !u32prop(buf, node, "data-position", &off);
+		const char *src;
+
+		if (!has_pos && u32prop(buf, node, "data-offset", &off))
+			continue;
+		u32prop(buf, node, "data-size", &size);
+		src = file + (has_pos ? 0 : base) + off;
+		/*
+		 * `data` is added and the location properties removed, as U-Boot
+		 * HEAD does.  (mkimage 2023.01 kept data-offset and data-size
+		 * next to the new `data`; U-Boot reads data-offset first, so
+		 * such a FIT loads the wrong bytes.)
+		 */
+		r = vfit_fdt_setprop(out, node, "data", src, size);
+		if (!r)
+			r = fdt_delprop(out->buf, node, has_pos ? "data-position" : "data-offset");
+		if (!r)
+			r = fdt_delprop(out->buf, node, "data-size");
+		if (r) {
+			vfit_fdtbuf_free(out);
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: cannot import data: %s",
+					    name, vfit_node_path(file, node), fdt_strerror(r));
+		}
+	}
+	free(file);
+	*consumed = 1;
+	return 0;
+}
+
+int vfit_ext_import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
+		    struct vfit_err *e)
+{
+	int consumed = 0, r = import(name, file, file_len, out, &consumed, e);
+
+	if (!consumed)
+		free(file);
+	return r;
+}
+
+static int is_data(const void *fit, int off)
+{
+	const char *n = NULL;
+
+	fdt_getprop_by_offset(fit, off, &n, NULL);
+	return n && !strcmp(n, "data");
+}
+
+/* Copies fit without the `data` properties of /images/<x> (what fdt_delprop leaves). */
+static int copy_without_data(const void *fit, struct vfit_fdtbuf *out, size_t cap)
+{
+	const char *src = fit;
+	uint32_t soff = fdt_off_dt_struct(fit), ssz = fdt_size_dt_struct(fit);
+	uint32_t stroff = fdt_off_dt_strings(fit), strsz = fdt_size_dt_strings(fit);
+	char *dst = malloc(cap);
+	uint32_t d = soff;
+	int off = 0, next, depth = -1, in_img = 0, tag;
+
+	if (!dst)
+		return -1;
+	memcpy(dst, src, soff);
+	do {
+		tag = fdt_next_tag(fit, off, &next);
+		if (tag == FDT_BEGIN_NODE) {
+			depth++;
+			if (depth == 1) {
+				const char *n = fdt_get_name(fit, off, NULL);
+
+				in_img = n && !strcmp(n, "images");
+			}
+		} else if (tag == FDT_END_NODE) {
+			depth--;
+		}
+		if (next < 0 || (uint32_t)next > ssz) {
+			free(dst);
+			return -1;
+		}
+		if (!(tag == FDT_PROP && depth == 2 && in_img && is_data(fit, off))) {
+			memcpy(dst + d, src + soff + off, (size_t)(next - off));
+			d += (uint32_t)(next - off);
+		}
+		off = next;
+	} while (tag != FDT_END);
+	fdt_set_size_dt_struct(dst, d - soff);
+	fdt_set_off_dt_strings(dst, d);
+	memcpy(dst + d, src + stroff, strsz);
+	fdt_set_totalsize(dst, d + strsz);
+	out->buf = dst;
+	out->cap = cap;
+	return vfit_fdtbuf_set_size(out, cap);
+}
+
+int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t position,
+		     struct vfit_ext_layout *lay, struct vfit_err *e)
+{
+	int images, node, simages, snode, r = 0, n = 0;
+	uint64_t ptr = 0, base;
+	const char *data;
+	int len;
+
+	memset(lay, 0, sizeof(*lay));
+	if (!align)
+		align = 4;
+	images = fdt_path_offset(fit, "/images");
+	fdt_for_each_subnode(node, fit, images)
+		n++;
+	lay->seg = calloc((size_t)n + 1, sizeof(*lay->seg));
+	if (!lay->seg || copy_without_data(fit, &lay->fdt, vfit_fdt_used(fit) + 64 * (size_t)n + 4096)) {
+		free(lay->seg);
+		lay->seg = NULL;
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+	}
+	lay->nseg = 1;
+	simages = fdt_path_offset(lay->fdt.buf, "/images");
+	snode = fdt_first_subnode(lay->fdt.buf, simages);
+	fdt_for_each_subnode(node, fit, images) {
+		data = fdt_getprop(fit, node, "data", &len);
+		if (data) {
+			lay->seg[lay->nseg].off = ptr;
+			lay->seg[lay->nseg].p = data;
+			lay->seg[lay->nseg].len = (size_t)len;
+			lay->nseg++;
+			if (position >= 0)
+				r = vfit_fdt_setprop_u32(&lay->fdt, snode, "data-position",
+							 (uint32_t)(position + (int64_t)ptr));
+			else
+				r = vfit_fdt_setprop_u32(&lay->fdt, snode, "data-offset", (uint32_t)ptr);
+			if (!r)
+				r = vfit_fdt_setprop_u32(&lay->fdt, snode, "data-size", (uint32_t)len);
+			if (r)
+				break;
+			ptr += ((uint64_t)len + align - 1) / align * align;
+			if (ptr > INT32_MAX) {
+				vfit_ext_layout_free(lay);
+				return vfit_err_set(e, VFIT_EXIT_REJECT,
+						    "%s: external data larger than 2 GiB", name);
+			}
+		}
+		snode = fdt_next_subnode(lay->fdt.buf, snode);
+	}
+	if (r) {
+		vfit_ext_layout_free(lay);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -E: %s", name, fdt_strerror(r));
+	}
+	vfit_fdtbuf_pack(&lay->fdt);
+	base = (vfit_fdt_used(lay->fdt.buf) + align - 1) / align * align;
+	if (vfit_fdtbuf_set_size(&lay->fdt, (size_t)base)) {
+		vfit_ext_layout_free(lay);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+	}
+	if (position >= 0) {
+		if ((uint64_t)position < base) {
+			vfit_ext_layout_free(lay);
+			return vfit_err_set(e, VFIT_EXIT_USAGE,
+					    "%s: -p 0x%llx overlaps the FIT (0x%llx bytes)", name,
+					    (unsigned long long)position, (unsigned long long)base);
+		}
+		base = (uint64_t)position;
+	}
+	lay->seg[0].off = 0;
+	lay->seg[0].p = lay->fdt.buf;
+	lay->seg[0].len = fdt_totalsize(lay->fdt.buf);
+	for (n = 1; n < lay->nseg; n++)
+		lay->seg[n].off += base;
+	lay->size = base + ptr;
+	return 0;
+}
+
+void vfit_ext_layout_free(struct vfit_ext_layout *lay)
+{
+	vfit_fdtbuf_free(&lay->fdt);
+	free(lay->seg);
+	lay->seg = NULL;
+	lay->nseg = 0;
+}

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Files and FDT buffers for mkimage: whole-file reads, atomic replacement
+ * (temporary file in the same directory, fsync, rename, fsync of the
+ * directory) and growable libfdt read-write buffers.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libfdt.h>
+
+#include "mkimage_int.h"
+
+/*
+ * Big buffers are filled once, straight from a file: 2 MiB pages cut the
+ * page faults (the main cost after the copy itself) by 512.
+ */
+static void hugepages(void *p, size_t len)
+{
+	uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)((2u << 20) - 1);
+
+	if (len >= (8u << 20) && end > a)
+		madvise((void *)a, end - a, MADV_HUGEPAGE);
+}
+
+int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *len,
+		 struct vfit_err *e)
+{
+	struct stat st;
+	size_t cap = 1 << 20, n = 0;
+	char *p, *q;
+	ssize_t r;
+
+	/* A regular file is read into a buffer of exactly its size (plus extra). */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		cap = (size_t)st.st_size + 1;
+	p = malloc(cap + extra);
+	if (!p)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", what);
+	hugepages(p, cap + extra);
+	for (;;) {
+		if (n == cap) {
+			/* glibc moves large blocks with mremap: growth does not copy. */
+			q = realloc(p, cap * 2 + extra);
+			if (!q) {
+				free(p);
+				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", what);
+			}
+			p = q;
+			cap *= 2;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(p);
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", what, strerror(errno));
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	*data = p;
+	*len = n;
+	return 0;
+}
+
+int vfit_file_read(const char *path, size_t extra, char **data, size_t *len,
+		   struct vfit_err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
+
+	if (fd < 0)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	ret = vfit_fd_read(fd, path, extra, data, len, e);
+	close(fd);
+	return ret;
+}
+
+int vfit_write_full(int fd, const void *p, size_t n, uint64_t off)
+{
+	const char *c = p;
+	ssize_t r;
+
+	while (n) {
+		r = pwrite(fd, c, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		c += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+int vfit_dirname(const char *path, char *dir, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (!slash)
+		return snprintf(dir, size, ".") < 0 ? -1 : 0;
+	if (!n)
+		n = 1;          /* the root directory keeps its slash */
+	if (n >= size)
+		return -1;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return 0;
+}
+
+int vfit_sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	int fd, r;
+
+	if (vfit_dirname(path, dir, sizeof(dir)))
+		return -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	r = fsync(fd);
+	close(fd);
+	return r;
+}
+
+/* Mode for the new file: the one asked for, the old file's, or what open(0666) would give. */
+static mode_t target_mode(const struct vfit_out *o)
+{
+	struct stat st;
+	mode_t mask;
+
+	if (o->mode)
+		return o->mode;
+	if (!stat(o->path, &st))
+		return st.st_mode & 07777;
+	mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
+		   uint64_t size, struct vfit_err *e)
+{
+	char *dcopy, *bcopy, *real;
+	size_t tlen;
+	int fd, i;
+
+	o->tmp = NULL;
+	/* Replace what a symlink points to, as writing through it would. */
+	real = realpath(path, NULL);
+	o->path = real ? real : strdup(path);
+	dcopy = strdup(o->path);
+	bcopy = strdup(o->path);
+	if (!o->path || !dcopy || !bcopy)
+		goto nomem;
+	tlen = strlen(o->path) + 16;
+	o->tmp = malloc(tlen);
+	if (!o->tmp)
+		goto nomem;
+	snprintf(o->tmp, tlen, "%s/.%s.XXXXXX", dirname(dcopy), basename(bcopy));
+	free(dcopy);
+	free(bcopy);
+	dcopy = bcopy = NULL;
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot create temporary file: %s", path,
+			     strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return -1;
+	}
+	if (fchmod(fd, target_mode(o)))
+		goto io;
+	for (i = 0; i < nseg; i++)
+		if (vfit_write_full(fd, seg[i].p, seg[i].len, seg[i].off))
+			goto io;
+	if (ftruncate(fd, (off_t)size) || fsync(fd))
+		goto io;
+	if (close(fd)) {
+		fd = -1;
+		goto io;
+	}
+	return 0;
+io:
+	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	vfit_out_discard(o);
+	return -1;
+nomem:
+	free(dcopy);
+	free(bcopy);
+	vfit_out_discard(o);
+	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
+}
+
+int vfit_out_commit(struct vfit_out *o, struct vfit_err *e)
+{
+	int r;
+
+	if (o->no_replace) {
+		/* link() never replaces: it fails with EEXIST, atomically. */
+		r = link(o->tmp, o->path);
+		if (r && errno == EEXIST) {
+			vfit_err_set(e, VFIT_EXIT_REJECT, "%s: already exists, not overwritten",
+				     o->path);
+			vfit_out_discard(o);
+			return -1;
+		}
+		if (!r)
+			unlink(o->tmp);
+	} else {
+		r = rename(o->tmp, o->path);
+	}
+	if (r) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot install %s: %s", o->path, o->tmp,
+			     strerror(errno));
+		vfit_out_discard(o);
+		return -1;
+	}
+	/* Make the new name itself durable. */
+	r = vfit_sync_dir(o->path);
+	if (r)
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot sync its directory: %s", o->path,
+			     strerror(errno));
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+	return r ? -1 : 0;
+}
+
+void vfit_out_discard(struct vfit_out *o)
+{
+	if (o->tmp)
+		unlink(o->tmp);
+	free(o->tmp);
+	free(o->path);
+	o->tmp = o->path = NULL;
+}
+
+size_t vfit_fdt_used(const void *fdt)
+{
+	return (size_t)fdt_off_dt_strings(fdt) + fdt_size_dt_strings(fdt);
+}
+
+/* Header, reservation map, structure, strings in that order with no gaps. */
+static int in_rw_layout(const void *fdt)
+{
+	uint32_t rsv = fdt_off_mem_rsvmap(fdt);
+	const struct fdt_reserve_entry *r;
+	uint32_t n = 0;
+
+	if (fdt_version(fdt) < 17 || rsv != ((sizeof(struct fdt_header) + 7) & ~(size_t)7))
+		return 0;
+	r = (const struct fdt_reserve_entry *)((const char *)fdt + rsv);
+	for (;;) {
+		if (rsv + (n + 1) * sizeof(*r) > fdt_off_dt_struct(fdt))
+			return 0;
+		if (!fdt64_to_cpu(r[n].size) && !fdt64_to_cpu(r[n].address))
+			break;
+		n++;
+	}
+	return fdt_off_dt_struct(fdt) == rsv + (n + 1) * sizeof(*r) &&
+	       fdt_off_dt_strings(fdt) == fdt_off_dt_struct(fdt) + fdt_size_dt_struct(fdt);
+}
+
+int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
+		      const char *file, struct vfit_err *e)
+{
+	int r;
+
+	b->buf = data;
+	b->cap = cap;
+	if (len < sizeof(struct fdt_header) || fdt_check_header(data) ||
+	    fdt_totalsize(data) > len || cap > INT32_MAX) {
+		vfit_fdtbuf_free(b);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT", file);
+	}
+	/*
+	 * dtc's and mkimage's outputs are already in read-write order: then
+	 * only totalsize changes, which spares a memmove of every payload.
+	 */
+	if (in_rw_layout(data) && fdt_totalsize(data) >= vfit_fdt_used(data)) {
+		fdt_set_totalsize(data, (uint32_t)cap);
+		memset(data + vfit_fdt_used(data), 0, cap - vfit_fdt_used(data));
+		return 0;
+	}
+	r = fdt_open_into(data, data, (int)cap);
+	if (r) {
+		vfit_fdtbuf_free(b);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT: %s", file,
+				    fdt_strerror(r));
+	}
+	return 0;
+}
+
+int vfit_fdtbuf_reserve(struct vfit_fdtbuf *b, size_t more)
+{
+	size_t used = vfit_fdt_used(b->buf), want, cap;
+	char *p;
+
+	if (b->cap - used >= more)
+		return 0;
+	want = used + more;
+	cap = b->cap + b->cap / 8 + 4096;
+	if (cap < want)
+		cap = want;
+	if (cap > INT32_MAX)
+		return -FDT_ERR_NOSPACE;
+	p = realloc(b->buf, cap);
+	if (!p)
+		return -FDT_ERR_NOSPACE;
+	/* No zeroing: free space is only zeroed once, by vfit_fdtbuf_set_size(). */
+	hugepages(p, cap);
+	b->buf = p;
+	b->cap = cap;
+	/* The layout is already read-write: the new space simply joins the free space. */
+	fdt_set_totalsize(p, (uint32_t)cap);
+	return 0;
+}
+
+int vfit_fdt_setprop(struct vfit_fdtbuf *b, int node, const char *name, const void *val,
+		     size_t len)
+{
+	int r;
+
+	if (len > INT32_MAX)
+		return -FDT_ERR_NOSPACE;
+	while ((r = fdt_setprop(b->buf, node, name, val, (int)len)) == -FDT_ERR_NOSPACE)
+		if (vfit_fdtbuf_reserve(b, len + strlen(name) + 64))
+			return r;
+	return r;
+}
+
+int vfit_fdt_setprop_str(struct vfit_fdtbuf *b, int node, const char *name, const char *s)
+{
+	return vfit_fdt_setprop(b, node, name, s, strlen(s) + 1);
+}
+
+int vfit_fdt_setprop_u32(struct vfit_fdtbuf *b, int node, const char *name, uint32_t v)
+{
+	fdt32_t be = cpu_to_fdt32(v);
+
+	return vfit_fdt_setprop(b, node, name, &be, sizeof(be));
+}
+
+void vfit_fdtbuf_pack(struct vfit_fdtbuf *b)
+{
+	fdt_pack(b->buf);
+}
+
+int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size)
+{
+	size_t used = vfit_fdt_used(b->buf);
+
+	if (size < used)
+		return -1;
+	if (size > b->cap && vfit_fdtbuf_reserve(b, size - used))
+		return -1;
+	memset(b->buf + used, 0, b->cap - used);
+	fdt_set_totalsize(b->buf, (uint32_t)size);
+	return 0;
+}
+
+void vfit_fdtbuf_free(struct vfit_fdtbuf *b)
+{
+	free(b->buf);
+	b->buf = NULL;
+	b->cap = 0;
+}

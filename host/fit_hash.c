@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The structure checks mkimage and U-Boot rely on, and the image pass:
+ * every `hash*` value and (with keys) every image `signature*` node, in
+ * subnode order as mkimage writes them.  Each payload is read once: all
+ * the digests it needs (hash nodes and image signatures, each algorithm
+ * once) are computed in the same pass over the bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "mkimage_int.h"
+
+/* U-Boot's path buffer (spec 3.4, 7): parent path + name + 2 must stay below it. */
+#define PATH_MAX_UBOOT 200
+#define DEPTH_MAX 32
+
+const char *vfit_node_path(const void *fdt, int node)
+{
+	static char path[1024];
+
+	if (fdt_get_path(fdt, node, path, sizeof(path)))
+		snprintf(path, sizeof(path), "<node at 0x%x>", node);
+	return path;
+}
+
+static const char *const image_refs[] = {
+	"kernel", "fdt", "ramdisk", "loadables", "fpga", "firmware", "script", "setup",
+	"standalone", NULL,
+};
+
+/* Names, '@', depth and path lengths of every node. */
+static int check_nodes(const char *name, const void *fit, struct vfit_err *e)
+{
+	int plen[DEPTH_MAX + 2];
+	int node = 0, depth = 0, len;
+	const char *n;
+
+	plen[0] = 1;
+	/* fdt_next_node() leaves the root with depth < 0 and a positive offset. */
+	for (node = fdt_next_node(fit, 0, &depth); node >= 0 && depth > 0;
+	     node = fdt_next_node(fit, node, &depth)) {
+		if (depth > DEPTH_MAX)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: nested deeper than %d",
+					    name, vfit_node_path(fit, node), DEPTH_MAX);
+		n = fdt_get_name(fit, node, &len);
+		if (!n)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: bad node name at 0x%x",
+					    name, node);
+		if (memchr(n, '@', (size_t)len))
+			return vfit_err_set(e, VFIT_EXIT_REJECT,
+					    "%s: %s: '@' in a node name (U-Boot rejects it)", name,
+					    vfit_node_path(fit, node));
+		if (plen[depth - 1] + len + 2 >= PATH_MAX_UBOOT)
+			return vfit_err_set(e, VFIT_EXIT_REJECT,
+					    "%s: %s: node path longer than U-Boot's %d-byte limit",
+					    name, vfit_node_path(fit, node), PATH_MAX_UBOOT);
+		plen[depth] = plen[depth - 1] + (depth > 1) + len;
+	}
+	if (node < 0 && node != -FDT_ERR_NOTFOUND)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: bad structure: %s", name,
+				    fdt_strerror(node));
+	return 0;
+}
+
+/* Configuration references name existing images; default names a configuration. */
+static int check_confs(const char *name, const void *fit, struct vfit_err *e)
+{
+	int confs = fdt_path_offset(fit, "/configurations");
+	int images = fdt_path_offset(fit, "/images");
+	const char *def, *s;
+	int conf, i, len, k;
+
+	if (confs < 0)
+		return 0;
+	def = fdt_getprop(fit, confs, "default", NULL);
+	if (def && fdt_subnode_offset(fit, confs, def) < 0)
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: /configurations: default configuration '%s' not found",
+				    name, def);
+	fdt_for_each_subnode(conf, fit, confs) {
+		for (i = 0; image_refs[i]; i++) {
+			len = fdt_stringlist_count(fit, conf, image_refs[i]);
+			for (k = 0; k < len; k++) {
+				s = fdt_stringlist_get(fit, conf, image_refs[i], k, NULL);
+				if (s && fdt_subnode_offset(fit, images, s) >= 0)
+					continue;
+				return vfit_err_set(e, VFIT_EXIT_REJECT,
+						    "%s: %s: %s image '%s' not found in /images",
+						    name, vfit_node_path(fit, conf), image_refs[i],
+						    s ? s : "?");
+			}
+		}
+	}
+	return 0;
+}
+
+int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e)
+{
+	int images, r = fdt_check_full(fit, fdt_totalsize(fit));
+
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
+				    fdt_strerror(r));
+	images = fdt_path_offset(fit, "/images");
+	if (check_nodes(name, fit, e))
+		return -1;
+	if (!fdt_getprop(fit, 0, "description", NULL))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: /: description missing", name);
+	if (images < 0)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: /images missing", name);
+	return check_confs(name, fit, e);
+}
+
+static int has_prefix(const void *fit, int node, const char *prefix)
+{
+	const char *n = fdt_get_name(fit, node, NULL);
+
+	return n && !strncmp(n, prefix, strlen(prefix));
+}
+
+/* CRC-16-CCITT (poly 0x1021, init 0, unreflected): the one FIT hash vfit_hash lacks. */
+static uint16_t crc16_ccitt(const uint8_t *p, size_t n)
+{
+	uint16_t crc = 0;
+	int b;
+
+	while (n--) {
+		crc ^= (uint16_t)(*p++ << 8);
+		for (b = 0; b < 8; b++)
+			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
+	}
+	return crc;
+}
+
+#define CRC16 (-2)  /* pseudo algorithm id next to enum vfit_hash */
+
+struct digests {
+	int n;
+	int algo[8];
+	uint8_t out[8][VFIT_HASH_MAX_SIZE];
+};
+
+static int want(struct digests *d, int algo)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->algo[i] == algo)
+			return i;
+	d->algo[d->n] = algo;
+	return d->n++;
+}
+
+static const uint8_t *digest_of(const struct digests *d, int algo)
+{
+	int i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->algo[i] == algo)
+			return d->out[i];
+	return NULL;
+}
+
+/* All digests in one pass: 1 MiB chunks go through every context while cached. */
+static void compute(struct digests *d, const uint8_t *data, size_t len)
+{
+	struct vfit_hash_ctx ctx[8];
+	size_t off, n;
+	int i, any = 0;
+
+	for (i = 0; i < d->n; i++) {
+		if (d->algo[i] == CRC16) {
+			uint16_t c = crc16_ccitt(data, len);
+
+			d->out[i][0] = (uint8_t)(c >> 8);
+			d->out[i][1] = (uint8_t)c;
+		} else {
+			vfit_hash_init(&ctx[i], (enum vfit_hash)d->algo[i]);
+			any = 1;
+		}
+	}
+	for (off = 0; any && off < len; off += n) {
+		n = len - off < (1u << 20) ? len - off : (1u << 20);
+		for (i = 0; i < d->n; i++)
+			if (d->algo[i] != CRC16)
+				vfit_hash_update(&ctx[i], data + off, n);
+	}
+	for (i = 0; i < d->n; i++)
+		if (d->algo[i] != CRC16)
+			vfit_hash_final(&ctx[i], d->out[i]);
+}
+
+static int hash_algo(const char *name, const void *fit, int node, struct vfit_err *e)
+{
+	int len;
+	const char *a = fdt_getprop(fit, node, "algo", &len);
+	enum vfit_hash h;
+
+	if (!a || len < 1 || a[len - 1])
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: algo missing", name,
+				    vfit_node_path(fit, node));
+	if (!strcmp(a, "crc16-ccitt"))
+		return CRC16;
+	h = vfit_hash_lookup(a, strlen(a));
+	if (h == VFIT_HASH_INVALID || h == VFIT_HASH_SHA224 || vfit_hash_size(h) == 0)
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: unsupported hash algorithm '%s'", name,
+				    vfit_node_path(fit, node), a);
+	return (int)h;
+}
+
+static size_t algo_size(int algo)
+{
+	return algo == CRC16 ? 2 : vfit_hash_size((enum vfit_hash)algo);
+}
+
+/* Digests one image needs: every hash node's, and every signature's if signing. */
+static int plan(const char *name, const void *fit, int img, const struct vfit_signer *s,
+		struct digests *d, struct vfit_err *e)
+{
+	int sub, a;
+
+	fdt_for_each_subnode(sub, fit, img) {
+		if (has_prefix(fit, sub, "hash")) {
+			a = hash_algo(name, fit, sub, e);
+		} else if (s && vfit_signer_active(s) && has_prefix(fit, sub, "signature")) {
+			a = (int)vfit_sign_node_hash(s, name, fit, sub, e);
+			if (a == VFIT_HASH_INVALID)
+				a = -1;
+		} else {
+			continue;
+		}
+		if (a == -1)
+			return -1;
+		if (d->n == 8 && !digest_of(d, a))
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: too many hash algorithms",
+					    name, vfit_node_path(fit, img));
+		want(d, a);
+	}
+	return 0;
+}
+
+static int do_image(const char *name, struct vfit_fdtbuf *fit, int img, struct vfit_signer *s,
+		    struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+{
+	struct digests d = { .n = 0 };
+	const void *data;
+	int sub, len, r, a;
+
+	/*
+	 * mkimage -k encrypts an image with a cipher node (spec 11.1) before
+	 * hashing it; vfit does not encrypt, and must not emit a FIT whose
+	 * cipher node promises ciphertext.  Already encrypted images (with
+	 * data-size-unciphered) are only re-hashed and re-signed.
+	 */
+	if (s && vfit_signer_active(s) && fdt_subnode_offset(fit->buf, img, "cipher") >= 0 &&
+	    !fdt_getprop(fit->buf, img, "data-size-unciphered", NULL))
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s/cipher: encryption is not supported by vfit", name,
+				    vfit_node_path(fit->buf, img));
+	if (plan(name, fit->buf, img, s, &d, e))
+		return -1;
+	data = fdt_getprop(fit->buf, img, "data", &len);
+	if (!data)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: no data", name,
+				    vfit_node_path(fit->buf, img));
+	compute(&d, data, (size_t)len);
+	/* Writes move later subnodes: walk again from the current one each time. */
+	for (sub = fdt_first_subnode(fit->buf, img); sub >= 0;
+	     sub = fdt_next_subnode(fit->buf, sub)) {
+		if (has_prefix(fit->buf, sub, "hash")) {
+			a = hash_algo(name, fit->buf, sub, e);
+			r = vfit_fdt_setprop(fit, sub, "value", digest_of(&d, a), algo_size(a));
+			if (r)
+				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
+						    vfit_node_path(fit->buf, sub), fdt_strerror(r));
+		} else if (s && vfit_signer_active(s) && has_prefix(fit->buf, sub, "signature")) {
+			a = (int)vfit_sign_node_hash(s, name, fit->buf, sub, e);
+			if (vfit_sign_image_node(s, name, fit, sub, digest_of(&d, a),
+						 (enum vfit_hash)a, keydtb, e))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
+			 struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+{
+	int images = fdt_path_offset(fit->buf, "/images"), img;
+
+	fdt_for_each_subnode(img, fit->buf, images)
+		if (do_image(name, fit, img, s, keydtb, e))
+			return -1;
+	return 0;
+}

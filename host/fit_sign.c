@@ -1,0 +1,579 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Signing: key material (-k DIR: NAME.key and, for -K, NAME.crt; -G FILE),
+ * image signatures over a payload digest, configuration signatures over
+ * the message of spec 3.4 (built by the device library's own
+ * vfit_conf_nodes()/vfit_conf_digest(), so signer and verifier cover the
+ * same bytes), the properties mkimage writes, and the public key nodes
+ * of -K.
+ *
+ * Properties are written in mkimage's order (value, signer-name,
+ * signer-version, comment, timestamp, hashed-nodes, hashed-strings, algo
+ * with -o), so libfdt's insert-at-front leaves the same blob order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libfdt.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+
+#include "mkimage_int.h"
+#include "vfit/fit.h"
+
+#define MAX_KEYS 32
+
+struct key {
+	char *name;        /* key-name-hint, or the -G file for nameless nodes */
+	EVP_PKEY *priv;    /* NULL: not found (with --allow-missing-keys) */
+	EVP_PKEY *pub;     /* for -K: NAME.crt (-k) or the private key (-G) */
+	struct vfit_rsa_pub rsa;
+	int have_rsa;
+};
+
+struct vfit_signer {
+	const struct vfit_mkimage *m;
+	struct key keys[MAX_KEYS];
+	int nkeys;
+	uint32_t ts;
+	char last_conf[256];
+	char last_key[256];
+};
+
+struct algo {
+	enum vfit_hash hash;
+	unsigned int bits;
+	char str[64];      /* the full algo string (a copy: the FIT moves while signing) */
+	char hint[128];    /* key-name-hint: names the -K key node */
+	int pss;
+};
+
+struct vfit_signer *vfit_signer_new(const struct vfit_mkimage *m)
+{
+	struct vfit_signer *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->m = m;
+	return s;
+}
+
+void vfit_signer_free(struct vfit_signer *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nkeys; i++) {
+		free(s->keys[i].name);
+		EVP_PKEY_free(s->keys[i].pub);
+		EVP_PKEY_free(s->keys[i].priv);
+	}
+	free(s);
+}
+
+int vfit_signer_active(const struct vfit_signer *s)
+{
+	return s->m->keydir || s->m->keyfile;
+}
+
+const char *vfit_signer_last_conf(const struct vfit_signer *s)
+{
+	return s->last_conf;
+}
+
+const char *vfit_signer_last_key(const struct vfit_signer *s)
+{
+	return s->last_key;
+}
+
+int vfit_timestamp(uint32_t *t, struct vfit_err *e)
+{
+	const char *sde = getenv("SOURCE_DATE_EPOCH");
+	unsigned long long v;
+	char *end;
+
+	if (!sde || !*sde) {
+		*t = (uint32_t)time(NULL);
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(sde, &end, 10);
+	if (errno || *end || v > UINT32_MAX || *sde == '-')
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "SOURCE_DATE_EPOCH=%s: not a time", sde);
+	*t = (uint32_t)v;
+	return 0;
+}
+
+/* "<hash>,<crypto>" with the hash and RSA sizes vfit signs with. */
+static int parse_algo(const char *name, const void *fit, int node, const char *str,
+		      struct algo *a, struct vfit_err *e)
+{
+	static const struct {
+		const char *s;
+		unsigned int bits;
+	} rsa[] = { { "rsa2048", 2048 }, { "rsa3072", 3072 }, { "rsa4096", 4096 } };
+	const char *comma = strchr(str, ',');
+	size_t i;
+
+	if (strlen(str) >= sizeof(a->str))
+		goto bad;
+	strcpy(a->str, str);
+	a->hash = comma ? vfit_hash_lookup(str, (size_t)(comma - str)) : VFIT_HASH_INVALID;
+	if (a->hash != VFIT_HASH_SHA1 && a->hash != VFIT_HASH_SHA256 &&
+	    a->hash != VFIT_HASH_SHA384 && a->hash != VFIT_HASH_SHA512)
+		goto bad;
+	for (i = 0; i < sizeof(rsa) / sizeof(rsa[0]); i++)
+		if (!strcmp(comma + 1, rsa[i].s)) {
+			a->bits = rsa[i].bits;
+			return 0;
+		}
+	if (!strncmp(comma + 1, "ecdsa", 5) || !strcmp(comma + 1, "secp521r1"))
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: algo '%s': ECDSA signing is not supported by vfit",
+				    name, vfit_node_path(fit, node), str);
+bad:
+	return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: unknown algo '%s'", name,
+			    vfit_node_path(fit, node), str);
+}
+
+static const char *str_prop(const void *fit, int node, const char *prop)
+{
+	int len;
+	const char *v = fdt_getprop(fit, node, prop, &len);
+
+	return v && len > 0 && !v[len - 1] ? v : NULL;
+}
+
+static int node_algo(const struct vfit_signer *s, const char *name, const void *fit, int node,
+		     struct algo *a, struct vfit_err *e)
+{
+	const char *str = s->m->algo ? s->m->algo : str_prop(fit, node, "algo");
+	const char *pad;
+
+	if (!str)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: algo missing (give one with -o)",
+				    name, vfit_node_path(fit, node));
+	if (parse_algo(name, fit, node, str, a, e))
+		return -1;
+	pad = str_prop(fit, node, "padding");
+	a->pss = pad && !strcmp(pad, "pss");
+	if (pad && !a->pss && strcmp(pad, "pkcs-1.5"))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: unknown padding '%s'", name,
+				    vfit_node_path(fit, node), pad);
+	return 0;
+}
+
+enum vfit_hash vfit_sign_node_hash(const struct vfit_signer *s, const char *name,
+				   const void *fit, int node, struct vfit_err *e)
+{
+	struct algo a;
+
+	if (node_algo(s, name, fit, node, &a, e))
+		return VFIT_HASH_INVALID;
+	return a.hash;
+}
+
+static EVP_PKEY *read_private(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	EVP_PKEY *k;
+
+	if (!f)
+		return NULL;
+	k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	fclose(f);
+	return k;
+}
+
+static EVP_PKEY *read_cert_key(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	EVP_PKEY *k = NULL;
+	X509 *x;
+
+	if (!f)
+		return NULL;
+	x = PEM_read_X509(f, NULL, NULL, NULL);
+	fclose(f);
+	if (x)
+		k = X509_get_pubkey(x);
+	X509_free(x);
+	return k;
+}
+
+/*
+ * The key for a signature node, loaded once per name.  Returns NULL with
+ * *skip set when the key is missing and --allow-missing-keys was given.
+ */
+static struct key *get_key(struct vfit_signer *s, const char *name, const void *fit, int node,
+			   int *skip, struct vfit_err *e)
+{
+	const struct vfit_mkimage *m = s->m;
+	const char *hint = str_prop(fit, node, "key-name-hint");
+	const char *id = m->keydir ? hint : m->keyfile;
+	char path[4096];
+	struct key *k;
+	int i;
+
+	*skip = 0;
+	if (!hint && (m->keydir || m->keydest))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: key-name-hint missing", name,
+				    vfit_node_path(fit, node)), NULL;
+	for (i = 0; i < s->nkeys; i++)
+		if (!strcmp(s->keys[i].name, id)) {
+			*skip = !s->keys[i].priv;
+			return s->keys[i].priv ? &s->keys[i] : NULL;
+		}
+	if (s->nkeys == MAX_KEYS)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: more than %d keys", name, MAX_KEYS),
+		       NULL;
+	k = &s->keys[s->nkeys];
+	memset(k, 0, sizeof(*k));
+	k->name = strdup(id);
+	if (!k->name)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory"), NULL;
+	s->nkeys++;
+	if (m->keydir)
+		snprintf(path, sizeof(path), "%s/%s.key", m->keydir, hint);
+	else
+		snprintf(path, sizeof(path), "%s", m->keyfile);
+	if (access(path, F_OK)) {
+		if (m->allow_missing_keys) {
+			fprintf(stderr, "vfit: %s: %s: key '%s' not found (%s); left unsigned\n",
+				name, vfit_node_path(fit, node), hint ? hint : id, path);
+			*skip = 1;
+			return NULL;
+		}
+		return vfit_err_set(e, VFIT_EXIT_USAGE,
+				    "%s: %s: key '%s' not found: no %s (use --allow-missing-keys "
+				    "to leave such nodes unsigned)", name, vfit_node_path(fit, node),
+				    hint ? hint : id, path), NULL;
+	}
+	k->priv = read_private(path);
+	if (!k->priv)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: cannot read a PEM private key",
+				    path), NULL;
+	if (!EVP_PKEY_is_a(k->priv, "RSA"))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not an RSA key", path), NULL;
+	if (!m->keydest)
+		return k;
+	/* -K: mkimage takes the public key from NAME.crt; -G has no certificate. */
+	if (m->keydir) {
+		snprintf(path, sizeof(path), "%s/%s.crt", m->keydir, hint);
+		k->pub = read_cert_key(path);
+		if (!k->pub)
+			return vfit_err_set(e, VFIT_EXIT_USAGE,
+					    "%s: cannot read the certificate for key '%s' (-K)",
+					    path, hint), NULL;
+		if (EVP_PKEY_eq(k->pub, k->priv) != 1)
+			return vfit_err_set(e, VFIT_EXIT_REJECT,
+					    "%s: certificate does not match %s/%s.key", path,
+					    m->keydir, hint), NULL;
+	} else {
+		EVP_PKEY_up_ref(k->priv);
+		k->pub = k->priv;
+	}
+	if (vfit_rsa_pub_from_pkey(k->pub, &k->rsa, e))
+		return NULL;
+	k->have_rsa = 1;
+	return k;
+}
+
+/* RSASSA-PKCS1-v1_5 or PSS (salt = hash length, MGF1 with the same hash) of a digest. */
+static int rsa_sign(const char *name, const void *fit, int node, EVP_PKEY *priv,
+		    const struct algo *a, const uint8_t *digest, uint8_t *sig, size_t *siglen,
+		    struct vfit_err *e)
+{
+	EVP_MD *md = EVP_MD_fetch(NULL, vfit_hash_name(a->hash), NULL);
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(priv, NULL);
+	int ok = md && ctx && EVP_PKEY_sign_init(ctx) > 0 &&
+		 EVP_PKEY_CTX_set_signature_md(ctx, md) > 0;
+
+	if (ok && a->pss)
+		ok = EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PSS_PADDING) > 0 &&
+		     EVP_PKEY_CTX_set_rsa_pss_saltlen(ctx, RSA_PSS_SALTLEN_DIGEST) > 0 &&
+		     EVP_PKEY_CTX_set_rsa_mgf1_md(ctx, md) > 0;
+	else if (ok)
+		ok = EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_PKCS1_PADDING) > 0;
+	ok = ok && EVP_PKEY_sign(ctx, sig, siglen, digest, vfit_hash_size(a->hash)) > 0;
+	EVP_PKEY_CTX_free(ctx);
+	EVP_MD_free(md);
+	if (!ok)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: signing with %s failed", name,
+				    vfit_node_path(fit, node), a->str);
+	return 0;
+}
+
+/* mkimage's properties of a signed node, in its order. */
+static int write_sig(struct vfit_signer *s, struct vfit_fdtbuf *fit, int node, const uint8_t *sig,
+		     size_t siglen, const char *nodes, size_t nodes_len, uint32_t strings)
+{
+	const struct vfit_mkimage *m = s->m;
+	fdt32_t hs[2] = { 0, cpu_to_fdt32(strings) };
+	int r;
+
+	r = vfit_fdt_setprop(fit, node, "value", sig, siglen);
+	r = r ? r : vfit_fdt_setprop_str(fit, node, "signer-name", "vfit");
+	r = r ? r : vfit_fdt_setprop_str(fit, node, "signer-version", VFIT_VERSION);
+	if (!r && m->comment)
+		r = vfit_fdt_setprop_str(fit, node, "comment", m->comment);
+	r = r ? r : vfit_fdt_setprop_u32(fit, node, "timestamp", s->ts);
+	if (!r && nodes) {
+		r = vfit_fdt_setprop(fit, node, "hashed-nodes", nodes, nodes_len);
+		r = r ? r : vfit_fdt_setprop(fit, node, "hashed-strings", hs, sizeof(hs));
+	}
+	if (!r && m->algo)
+		r = vfit_fdt_setprop_str(fit, node, "algo", m->algo);
+	return r;
+}
+
+static int write_key(struct vfit_signer *s, struct key *k, const struct algo *a,
+		     const char *required, struct vfit_fdtbuf *dtb, struct vfit_err *e)
+{
+	int r;
+
+	if (!dtb)
+		return 0;
+	if (!a->hint[0])
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: a signature node has no key-name-hint "
+				    "to name its key node", s->m->keydest);
+	while ((r = vfit_rsa_keynode_write(dtb->buf, a->hint, &k->rsa, a->str,
+					   s->m->required ? required : NULL)) == -FDT_ERR_NOSPACE)
+		if (vfit_fdtbuf_reserve(dtb, 4096))
+			break;
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: /signature/key-%s: %s", s->m->keydest,
+				    a->hint, fdt_strerror(r));
+	snprintf(s->last_key, sizeof(s->last_key), "/signature/key-%s", a->hint);
+	return 0;
+}
+
+/* Key lookup, algorithm and size checks shared by both kinds of signature. */
+static struct key *prepare(struct vfit_signer *s, const char *name, const void *fit, int node,
+			   struct algo *a, int *skip, struct vfit_err *e)
+{
+	const char *hint = str_prop(fit, node, "key-name-hint");
+	struct key *k;
+	int bits;
+
+	*skip = 0;
+	if (node_algo(s, name, fit, node, a, e))
+		return NULL;
+	if (hint && strlen(hint) >= sizeof(a->hint))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: key-name-hint too long", name,
+				    vfit_node_path(fit, node)), NULL;
+	snprintf(a->hint, sizeof(a->hint), "%s", hint ? hint : "");
+	if (!s->ts && vfit_timestamp(&s->ts, e))
+		return NULL;
+	k = get_key(s, name, fit, node, skip, e);
+	if (!k)
+		return NULL;
+	bits = EVP_PKEY_get_bits(k->priv);
+	if (bits < 0 || (unsigned int)bits != a->bits)
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: key '%s' has %d bits but algo '%s' needs %u", name,
+				    vfit_node_path(fit, node), k->name, bits, a->str, a->bits),
+		       NULL;
+	return k;
+}
+
+int vfit_sign_image_node(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit,
+			 int node, const uint8_t *digest, enum vfit_hash hash,
+			 struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+{
+	uint8_t sig[VFIT_RSA_MAX_BITS / 8];
+	size_t siglen = sizeof(sig);
+	struct algo a;
+	struct key *k;
+	int skip, r;
+
+	k = prepare(s, name, fit->buf, node, &a, &skip, e);
+	if (!k)
+		return skip ? 0 : -1;
+	if (a.hash != hash || !digest)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: internal digest mismatch", name,
+				    vfit_node_path(fit->buf, node));
+	if (rsa_sign(name, fit->buf, node, k->priv, &a, digest, sig, &siglen, e))
+		return -1;
+	r = write_sig(s, fit, node, sig, siglen, NULL, 0, 0);
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
+				    vfit_node_path(fit->buf, node), fdt_strerror(r));
+	return write_key(s, k, &a, "image", keydtb, e);
+}
+
+/* ---- configurations ----------------------------------------------------------- */
+
+/* Names the image that makes vfit_conf_nodes() fail, for a useful message. */
+static int conf_nodes_error(const char *name, const void *fit, int conf, enum vfit_result r,
+			    struct vfit_err *e)
+{
+	int images = fdt_path_offset(fit, "/images"), prop, len, img, sub, hashes;
+	const char *val, *pname, *str;
+
+	if (r == VFIT_ERR_NO_HASH) {
+		fdt_for_each_property_offset(prop, fit, conf) {
+			val = fdt_getprop_by_offset(fit, prop, &pname, &len);
+			if (!val || !strcmp(pname, "description") || !strcmp(pname, "compatible") ||
+			    len < 1 || val[len - 1])
+				continue;
+			for (str = val; str < val + len; str += strlen(str) + 1) {
+				img = fdt_subnode_offset(fit, images, str);
+				if (img < 0)
+					continue;
+				hashes = 0;
+				fdt_for_each_subnode(sub, fit, img) {
+					const char *n = fdt_get_name(fit, sub, NULL);
+
+					hashes += n && !strncmp(n, "hash", 4);
+				}
+				if (!hashes)
+					return vfit_err_set(e, VFIT_EXIT_REJECT,
+							    "%s: /images/%s: no hash node, but signed "
+							    "configuration %s needs one", name, str,
+							    vfit_node_path(fit, conf));
+			}
+		}
+	}
+	return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: %s", name, vfit_node_path(fit, conf),
+			    r == VFIT_ERR_NO_IMAGES ? "configuration references no image"
+						    : vfit_result_to_string(r));
+}
+
+/*
+ * hashed-nodes: the node list as paths, ordered like mkimage's (root,
+ * configuration, then the images in sign-images order, each followed by
+ * its listed children, then any other listed image).  Verifiers only test
+ * membership; the order just keeps the output identical to mkimage's
+ * whenever both sign the same set.
+ */
+struct groups {
+	unsigned int n;
+	unsigned int start[VFIT_MAX_HASHED_NODES + 1];  /* group g = [start[g], start[g+1]) */
+	char done[VFIT_MAX_HASHED_NODES];
+};
+
+static int emit(const void *fit, const struct vfit_node_list *l, struct groups *gr,
+		unsigned int g, char *out, size_t size, size_t *n)
+{
+	unsigned int j;
+
+	if (gr->done[g])
+		return 0;
+	gr->done[g] = 1;
+	for (j = gr->start[g]; j < gr->start[g + 1]; j++) {
+		if (fdt_get_path(fit, l->offset[j], out + *n, (int)(size - *n)))
+			return -1;
+		*n += strlen(out + *n) + 1;
+	}
+	return 0;
+}
+
+static int hashed_nodes(const void *fit, int conf, int sig, const struct vfit_node_list *l,
+			char *out, size_t size, size_t *len)
+{
+	static const char *const defaults[] = { "kernel", "fdt", "script" };
+	int images = fdt_path_offset(fit, "/images"), nprops, i, k, cnt, img;
+	struct groups gr;
+	unsigned int j, g;
+	const char *p, *sname;
+	size_t n = 0;
+
+	memset(&gr, 0, sizeof(gr));
+	for (j = 0; j < l->count; j++)
+		if (j < 2 || fdt_parent_offset(fit, l->offset[j]) == images)
+			gr.start[gr.n++] = j;
+	gr.start[gr.n] = l->count;
+	if (emit(fit, l, &gr, 0, out, size, &n) || (gr.n > 1 && emit(fit, l, &gr, 1, out, size, &n)))
+		return -1;
+	nprops = fdt_stringlist_count(fit, sig, "sign-images");
+	for (i = 0; i < (nprops > 0 ? nprops : 3); i++) {
+		p = nprops > 0 ? fdt_stringlist_get(fit, sig, "sign-images", i, NULL) : defaults[i];
+		cnt = p ? fdt_stringlist_count(fit, conf, p) : 0;
+		for (k = 0; k < cnt; k++) {
+			sname = fdt_stringlist_get(fit, conf, p, k, NULL);
+			img = sname ? fdt_subnode_offset(fit, images, sname) : -1;
+			for (g = 2; img >= 0 && g < gr.n; g++)
+				if (l->offset[gr.start[g]] == img &&
+				    emit(fit, l, &gr, g, out, size, &n))
+					return -1;
+		}
+	}
+	for (g = 2; g < gr.n; g++)
+		if (emit(fit, l, &gr, g, out, size, &n))
+			return -1;
+	*len = n;
+	return 0;
+}
+
+static int sign_conf(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit, int conf,
+		     int node, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+{
+	uint8_t sig[VFIT_RSA_MAX_BITS / 8], digest[VFIT_HASH_MAX_SIZE];
+	struct vfit_node_list list;
+	struct vfit_hash_ctx ctx;
+	size_t siglen = sizeof(sig), nlen;
+	char nodes[VFIT_MAX_HASHED_NODES * 256];
+	enum vfit_result vr;
+	uint32_t strings;
+	struct algo a;
+	struct key *k;
+	int skip, r;
+
+	k = prepare(s, name, fit->buf, node, &a, &skip, e);
+	if (!k)
+		return skip ? 0 : -1;
+	vr = vfit_fit_check(fit->buf, fdt_totalsize(fit->buf));
+	if (vr)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FIT: %s", name,
+				    vfit_result_to_string(vr));
+	vr = vfit_conf_nodes(fit->buf, conf, &list);
+	if (vr)
+		return conf_nodes_error(name, fit->buf, conf, vr, e);
+	strings = fdt_size_dt_strings(fit->buf);
+	if (vfit_hash_init(&ctx, a.hash))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: hash %s not available", name,
+				    vfit_hash_name(a.hash));
+	vr = vfit_conf_digest(fit->buf, &list, strings, &ctx);
+	if (vr)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: %s", name,
+				    vfit_node_path(fit->buf, conf), vfit_result_to_string(vr));
+	vfit_hash_final(&ctx, digest);
+	if (hashed_nodes(fit->buf, conf, node, &list, nodes, sizeof(nodes), &nlen))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: node paths too long", name,
+				    vfit_node_path(fit->buf, conf));
+	if (rsa_sign(name, fit->buf, node, k->priv, &a, digest, sig, &siglen, e))
+		return -1;
+	r = write_sig(s, fit, node, sig, siglen, nodes, nlen, strings);
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
+				    vfit_node_path(fit->buf, node), fdt_strerror(r));
+	snprintf(s->last_conf, sizeof(s->last_conf), "%s", vfit_node_path(fit->buf, node));
+	return write_key(s, k, &a, "conf", keydtb, e);
+}
+
+int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
+			struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+{
+	int confs = fdt_path_offset(fit->buf, "/configurations"), conf, node;
+	const char *n;
+
+	if (!vfit_signer_active(s) || confs < 0)
+		return 0;
+	fdt_for_each_subnode(conf, fit->buf, confs) {
+		for (node = fdt_first_subnode(fit->buf, conf); node >= 0;
+		     node = fdt_next_subnode(fit->buf, node)) {
+			n = fdt_get_name(fit->buf, node, NULL);
+			if (n && !strncmp(n, "signature", 9) &&
+			    sign_conf(s, name, fit, conf, node, keydtb, e))
+				return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Internal interfaces of the host library: files (host/fdtfile.c, also
+ * used by keygen.c and the counter stores) and the mkimage passes
+ * (its.c, extdata.c, fit_hash.c, fit_sign.c, mkimage.c, list.c).  Not
+ * installed.
+ */
+#ifndef VFIT_MKIMAGE_INT_H
+#define VFIT_MKIMAGE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "vfit/vfit_host.h"
+
+/* The Makefile passes the version; builds that do not (fuzz targets) still compile. */
+#ifndef VFIT_VERSION
+#define VFIT_VERSION "unknown"
+#endif
+
+/* ---- whole files and FDT buffers (host/fdtfile.c) ---------------------- */
+
+/* Reads path into a malloc'ed buffer with `extra` spare bytes after the data. */
+int vfit_file_read(const char *path, size_t extra, char **data, size_t *len,
+		   struct vfit_err *e);
+/* Reads a pipe or file descriptor to its end (same contract as vfit_file_read). */
+int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *len,
+		 struct vfit_err *e);
+
+/* Writes all n bytes at offset off (pwrite, retried); 0 or -1 with errno. */
+int vfit_write_full(int fd, const void *p, size_t n, uint64_t off);
+/* The directory part of path ("." when none, "/" for the root); -1 if it does not fit. */
+int vfit_dirname(const char *path, char *dir, size_t size);
+/* fsync of the directory holding path, so a rename or link in it survives a power cut. */
+int vfit_sync_dir(const char *path);
+
+/* One piece of an output file: len bytes from p at file offset off. */
+struct vfit_seg {
+	uint64_t off;
+	const void *p;
+	size_t len;
+};
+
+/*
+ * Atomic replacement of one file: vfit_out_write() writes and fsyncs a
+ * temporary file in the target's directory; vfit_out_commit() renames it
+ * over the target (or, with no_replace, links it there, failing with
+ * status 1 if the target exists) and fsyncs the directory;
+ * vfit_out_discard() removes it.  Several outputs are written first and
+ * committed together, so a failure before the commit leaves every file
+ * as it was.  mode 0 keeps the target's mode (0666 & ~umask for a new
+ * file).
+ */
+struct vfit_out {
+	char *path;
+	char *tmp;
+	mode_t mode;
+	int no_replace;
+};
+int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
+		   uint64_t size, struct vfit_err *e);
+int vfit_out_commit(struct vfit_out *o, struct vfit_err *e);
+void vfit_out_discard(struct vfit_out *o);
+
+/*
+ * An FDT in a malloc'ed buffer in libfdt's read-write layout (header,
+ * reservation map, structure, strings, free space).  Writes through
+ * vfit_fdt_setprop() grow the buffer instead of failing with NOSPACE;
+ * node offsets stay valid across growth.
+ */
+struct vfit_fdtbuf {
+	char *buf;
+	size_t cap;
+};
+/* Takes ownership of data (len bytes used, cap allocated); checks and lays it out. */
+int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
+		      const char *file, struct vfit_err *e);
+int vfit_fdtbuf_reserve(struct vfit_fdtbuf *b, size_t more);
+int vfit_fdt_setprop(struct vfit_fdtbuf *b, int node, const char *name, const void *val,
+		     size_t len);
+int vfit_fdt_setprop_str(struct vfit_fdtbuf *b, int node, const char *name, const char *s);
+int vfit_fdt_setprop_u32(struct vfit_fdtbuf *b, int node, const char *name, uint32_t v);
+/* Bytes in use: end of the strings block (the packed size). */
+size_t vfit_fdt_used(const void *fdt);
+/* Packs: totalsize = used size (libfdt's fdt_pack). */
+void vfit_fdtbuf_pack(struct vfit_fdtbuf *b);
+/* Sets totalsize to size (>= used), zero-filling the free space. */
+int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size);
+void vfit_fdtbuf_free(struct vfit_fdtbuf *b);
+
+/* ---- sources (host/its.c) ------------------------------------------------ */
+
+/* dtc through the shell, as mkimage runs it; output read from a pipe. */
+int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
+		     struct vfit_err *e);
+/* The FIT `mkimage -f auto` generates (v2023.01 layout). */
+int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct vfit_err *e);
+
+/* ---- external data (host/extdata.c) ------------------------------------- */
+
+/*
+ * Pulls data-offset/data-position payloads (after the FDT in `file`) back
+ * into `data`.  Takes ownership of file (malloc'ed), also on failure.
+ */
+int vfit_ext_import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
+		    struct vfit_err *e);
+
+/* The layout -E produces: the packed FDT plus payload segments. */
+struct vfit_ext_layout {
+	struct vfit_fdtbuf fdt;  /* FDT without payloads */
+	struct vfit_seg *seg;    /* [0] = FDT, then one per payload */
+	int nseg;
+	uint64_t size;           /* file size */
+};
+int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t position,
+		     struct vfit_ext_layout *lay, struct vfit_err *e);
+void vfit_ext_layout_free(struct vfit_ext_layout *lay);
+
+/* ---- checks, hashes and signatures ---------------------------------------- */
+
+/* Structure rules mkimage and U-Boot need before anything is written (spec 3.4, 6.2, 7). */
+int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e);
+
+/* Key material and what was signed, shared by the image and configuration passes. */
+struct vfit_signer;
+struct vfit_signer *vfit_signer_new(const struct vfit_mkimage *m);
+void vfit_signer_free(struct vfit_signer *s);
+int vfit_signer_active(const struct vfit_signer *s);
+
+/* Every image: hash* values and (with keys) signature* nodes, in node order. */
+int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
+			 struct vfit_fdtbuf *keydtb, struct vfit_err *e);
+/* Signs one image signature node given the payload digest (fit_sign.c). */
+int vfit_sign_image_node(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit,
+			 int node, const uint8_t *digest, enum vfit_hash hash,
+			 struct vfit_fdtbuf *keydtb, struct vfit_err *e);
+/* Hash algorithm of a signature node's algo (after -o); INVALID + error if bad. */
+enum vfit_hash vfit_sign_node_hash(const struct vfit_signer *s, const char *name,
+				   const void *fit, int node, struct vfit_err *e);
+/* Every configuration signature* node. */
+int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
+			struct vfit_fdtbuf *keydtb, struct vfit_err *e);
+/* Last signed configuration node path ("" if none), for mkimage's closing lines. */
+const char *vfit_signer_last_conf(const struct vfit_signer *s);
+const char *vfit_signer_last_key(const struct vfit_signer *s);
+
+/* Shared helpers. */
+/* SOURCE_DATE_EPOCH (must be a number) or now. */
+int vfit_timestamp(uint32_t *t, struct vfit_err *e);
+/* Absolute path of a node (static storage overwritten by the next call). */
+const char *vfit_node_path(const void *fdt, int node);
+
+#endif

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Console lines and halt reasons of the boot flow, without printf. */
+#include <string.h>
+
+#include "boot_int.h"
+
+void vfit_line_init(struct vfit_line *l)
+{
+	l->n = 0;
+	l->s[0] = 0;
+}
+
+void vfit_line_mem(struct vfit_line *l, const char *s, size_t n)
+{
+	size_t room = sizeof(l->s) - 1 - l->n;
+
+	if (n > room)
+		n = room;
+	memcpy(l->s + l->n, s, n);
+	l->n += n;
+	l->s[l->n] = 0;
+}
+
+void vfit_line_str(struct vfit_line *l, const char *s)
+{
+	vfit_line_mem(l, s ? s : "(null)", s ? strlen(s) : 6);
+}
+
+void vfit_line_u32(struct vfit_line *l, uint32_t v)
+{
+	char d[10];
+	size_t i = sizeof(d);
+
+	/* 32-bit division only: small cores have no 64-bit divide instruction. */
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	vfit_line_mem(l, d + i, sizeof(d) - i);
+}
+
+void vfit_line_hex(struct vfit_line *l, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char d[16];
+	int i, first = 8;
+
+	for (i = 0; i < 16; i++)
+		d[i] = hex[(v >> (60 - 4 * i)) & 15];
+	for (i = 0; i < 8; i++)
+		if (d[i] != '0') {
+			first = i;
+			break;
+		}
+	vfit_line_mem(l, d + first, (size_t)(16 - first));
+}
+
+void vfit_line_print(const struct vfit_boot *b, const struct vfit_line *l)
+{
+	if (!b->quiet)
+		b->ops->print(b->ops->plat, l->s);
+}
+
+void vfit_boot_say(const struct vfit_boot *b, const char *s)
+{
+	if (!b->quiet)
+		b->ops->print(b->ops->plat, s);
+}
+
+void vfit_boot_reason(struct vfit_boot *b, const struct vfit_line *l)
+{
+	size_t n = l->n < VFIT_BOOT_REASON_LEN - 1 ? l->n : VFIT_BOOT_REASON_LEN - 1;
+
+	vfit_line_print(b, l);
+	if (b->nreasons >= VFIT_BOOT_MAX_REASONS)
+		return;
+	memcpy(b->reason[b->nreasons], l->s, n);
+	b->reason[b->nreasons][n] = 0;
+	b->nreasons++;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The boot state blob, 64 bytes, big-endian like an FDT:
+ *   0  "VFBS"        magic
+ *   4  u32 version   1
+ *   8  u32 seq       bumped on every write (shows which copy is newer)
+ *  12  u8 active     slot tried first
+ *  13  u8 booted     slot of the last boot, 0xff for none/recovery
+ *  14  u8 status[2]  per slot: 1 good, 2 trying, 3 bad
+ *  16  u8 tries[2]   boots left for a slot on trial
+ *  18  zero to 32
+ *  32  SHA-256 of bytes 0..31
+ * A blob that fails any check is not trusted at all (the flow then starts
+ * from the default state; slots are still verified on every boot, so the
+ * state only steers the order, never what is trusted).
+ */
+#include <string.h>
+
+#include "vfit/boot.h"
+
+#define STATE_MAGIC "VFBS"
+#define STATE_VERSION 1u
+#define STATE_BODY 32
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+void vfit_boot_state_default(struct vfit_boot_state *s)
+{
+	unsigned int i;
+
+	memset(s, 0, sizeof(*s));
+	s->active = 0;
+	s->booted = VFIT_BOOT_NONE;
+	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
+		s->status[i] = VFIT_SLOT_GOOD;
+}
+
+void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BOOT_STATE_SIZE])
+{
+	unsigned int i;
+
+	memset(out, 0, VFIT_BOOT_STATE_SIZE);
+	memcpy(out, STATE_MAGIC, 4);
+	put32(out + 4, STATE_VERSION);
+	put32(out + 8, s->seq);
+	out[12] = s->active;
+	out[13] = s->booted;
+	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
+		out[14 + i] = s->status[i];
+		out[16 + i] = s->tries[i];
+	}
+	vfit_hash(VFIT_HASH_SHA256, out, STATE_BODY, out + STATE_BODY);
+}
+
+int vfit_boot_state_decode(const uint8_t *in, size_t len, struct vfit_boot_state *s)
+{
+	uint8_t sum[32];
+	unsigned int i;
+
+	if (len != VFIT_BOOT_STATE_SIZE || memcmp(in, STATE_MAGIC, 4) ||
+	    get32(in + 4) != STATE_VERSION)
+		return -1;
+	if (vfit_hash(VFIT_HASH_SHA256, in, STATE_BODY, sum) ||
+	    memcmp(sum, in + STATE_BODY, sizeof(sum)))
+		return -1;
+	for (i = 18; i < STATE_BODY; i++)
+		if (in[i])
+			return -1;
+	if (in[12] >= VFIT_BOOT_SLOTS || (in[13] >= VFIT_BOOT_SLOTS && in[13] != VFIT_BOOT_NONE))
+		return -1;
+	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
+		if (in[14 + i] < VFIT_SLOT_GOOD || in[14 + i] > VFIT_SLOT_BAD)
+			return -1;
+	s->seq = get32(in + 8);
+	s->active = in[12];
+	s->booted = in[13];
+	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
+		s->status[i] = in[14 + i];
+		s->tries[i] = in[16 + i];
+	}
+	return 0;
+}
+
+const char *vfit_boot_slot_status_name(unsigned int status)
+{
+	switch (status) {
+	case VFIT_SLOT_GOOD: return "good";
+	case VFIT_SLOT_TRYING: return "trying";
+	case VFIT_SLOT_BAD: return "bad";
+	default: return "unknown";
+	}
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Signature algorithm names and RSA key nodes of the control FDT
+ * (spec 3.2, 4.2, 4.4).  Keys are referenced in place, never copied.
+ */
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "fit_internal.h"
+
+static bool hash_built_in(enum vfit_hash h)
+{
+	switch (h) {
+	case VFIT_HASH_SHA1: return VFIT_HAVE_SHA1;
+	case VFIT_HASH_SHA256: return VFIT_HAVE_SHA256;
+	case VFIT_HASH_SHA384: return VFIT_HAVE_SHA384;
+	case VFIT_HASH_SHA512: return VFIT_HAVE_SHA512;
+	default: return false;
+	}
+}
+
+enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo)
+{
+	const char *comma, *rsa;
+	size_t n;
+
+	/* One NUL-terminated string "<hash>,rsa<bits>", matched exactly. */
+	if (!s || len < 1 || s[len - 1] || strlen(s) != (size_t)len - 1)
+		return VFIT_ERR_UNSUPPORTED;
+	comma = memchr(s, ',', (size_t)len);
+	if (!comma)
+		return VFIT_ERR_UNSUPPORTED;
+	algo->hash = vfit_hash_lookup(s, (size_t)(comma - s));
+	if (!hash_built_in(algo->hash))
+		return VFIT_ERR_UNSUPPORTED;
+	rsa = comma + 1;
+	n = strlen(rsa);
+	if (n != 7 || memcmp(rsa, "rsa", 3))
+		return VFIT_ERR_UNSUPPORTED;
+	if (!memcmp(rsa + 3, "2048", 4))
+		algo->rsa_bits = 2048;
+	else if (!memcmp(rsa + 3, "3072", 4))
+		algo->rsa_bits = 3072;
+	else if (!memcmp(rsa + 3, "4096", 4))
+		algo->rsa_bits = 4096;
+	else
+		return VFIT_ERR_UNSUPPORTED;
+	return algo->rsa_bits <= VFIT_RSA_MAX_BITS ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
+}
+
+enum vfit_result vfit_control_check(const void *ctl, size_t len)
+{
+	int bad, keys, key;
+
+	if (vfit_fdt_walk(ctl, len, false, &bad))
+		return VFIT_ERR_CONTROL;
+	keys = fdt_subnode_offset(ctl, 0, "signature");
+	if (keys < 0)
+		return keys == -FDT_ERR_NOTFOUND ? VFIT_OK : VFIT_ERR_CONTROL;
+	/* The required-key table is bounded; more keys than that is refused. */
+	bad = 0;
+	fdt_for_each_subnode(key, ctl, keys)
+		if (vfit_key_required(ctl, key) != VFIT_REQ_NONE && ++bad > VFIT_MAX_KEYS)
+			return VFIT_ERR_CONTROL;
+	return VFIT_OK;
+}
+
+enum vfit_required vfit_key_required(const void *ctl, int key_node)
+{
+	const char *req = vfit_prop_str(ctl, key_node, "required");
+
+	if (!req)
+		return VFIT_REQ_NONE;
+	if (!strcmp(req, "conf"))
+		return VFIT_REQ_CONF;
+	if (!strcmp(req, "image"))
+		return VFIT_REQ_IMAGE;
+	return VFIT_REQ_NONE;
+}
+
+/* A property of exactly len bytes, or NULL. */
+static const uint8_t *prop_len(const void *ctl, int node, const char *name, int len)
+{
+	int got;
+	const uint8_t *p = fdt_getprop(ctl, node, name, &got);
+
+	return p && got == len ? p : NULL;
+}
+
+enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
+			       struct vfit_rsa_key *key)
+{
+	struct vfit_algo a;
+	const uint8_t *p;
+	int klen, bytes;
+	const char *kalgo = fdt_getprop(ctl, key_node, "algo", &klen);
+	enum vfit_result r = vfit_algo_parse(algo, algo_len, &a);
+
+	if (r)
+		return r;
+	/* A key node without algo crashed v2023.01; HEAD rejects it, so do we. */
+	if (!kalgo)
+		return VFIT_ERR_KEY;
+	if (klen != algo_len || memcmp(kalgo, algo, (size_t)klen))
+		return VFIT_ERR_KEY_ALGO;
+	bytes = (int)(a.rsa_bits / 8);
+	p = prop_len(ctl, key_node, "rsa,num-bits", 4);
+	if (!p || vfit_be32(p) != a.rsa_bits)
+		return VFIT_ERR_KEY;
+	key->num_bits = a.rsa_bits;
+	p = prop_len(ctl, key_node, "rsa,n0-inverse", 4);
+	if (!p)
+		return VFIT_ERR_KEY;
+	key->n0inv = vfit_be32(p);
+	key->modulus = prop_len(ctl, key_node, "rsa,modulus", bytes);
+	key->rr = prop_len(ctl, key_node, "rsa,r-squared", bytes);
+	if (!key->modulus || !key->rr)
+		return VFIT_ERR_KEY;
+	/* U-Boot: an exponent property shorter than 8 bytes means 65537. */
+	p = fdt_getprop(ctl, key_node, "rsa,exponent", &klen);
+	key->exponent = 65537;
+	if (p && klen >= 8)
+		key->exponent = (uint64_t)vfit_be32(p) << 32 | vfit_be32(p + 4);
+	return VFIT_OK;
+}

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Internal helpers shared by the hash files: byte order, the block
+ * buffering every Merkle-Damgard hash needs, and the accelerated block
+ * functions.  Everything here is static inline so that linking one hash
+ * never drags in the others.
+ */
+#ifndef VFIT_HASH_INT_H
+#define VFIT_HASH_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "vfit/hash.h"
+
+/*
+ * Size-optimised builds (-Os, e.g. for Cortex-M) get looped rounds instead
+ * of unrolled ones; -DVFIT_SHA_COMPACT asks for them at any level.
+ */
+#if defined(__OPTIMIZE_SIZE__) && !defined(VFIT_SHA_COMPACT)
+#define VFIT_SHA_COMPACT 1
+#endif
+
+/*
+ * Byte order through shifts: no alignment or endianness assumptions, and
+ * compilers turn these into single (byte-swapping) loads where they can.
+ */
+static inline uint32_t ld_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t ld_be64(const uint8_t *p)
+{
+	return (uint64_t)ld_be32(p) << 32 | ld_be32(p + 4);
+}
+
+static inline uint32_t ld_le32(const uint8_t *p)
+{
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static inline void st_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void st_be64(uint8_t *p, uint64_t v)
+{
+	st_be32(p, (uint32_t)(v >> 32));
+	st_be32(p + 4, (uint32_t)v);
+}
+
+static inline void st_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Compresses nblocks whole blocks at p into the chaining state st. */
+typedef void (*md_blocks_fn)(void *st, const uint8_t *p, size_t nblocks);
+
+/*
+ * Feeds n bytes: tops up a partly filled buffer first, then hands every
+ * whole block straight from the input to fn (long inputs are never
+ * copied), and keeps the tail.  bs is the block size (a power of two) and
+ * *len counts every byte so far, so len % bs is the buffer fill.
+ */
+static inline void md_update(void *st, md_blocks_fn fn, uint8_t *buf, size_t bs,
+			     uint64_t *len, const void *p, size_t n)
+{
+	const uint8_t *in = p;
+	size_t used = (size_t)(*len & (bs - 1));
+
+	if (!n)
+		return;
+	*len += n;
+	if (used) {
+		size_t take = bs - used;
+
+		if (n < take) {
+			memcpy(buf + used, in, n);
+			return;
+		}
+		memcpy(buf + used, in, take);
+		fn(st, buf, 1);
+		in += take;
+		n -= take;
+	}
+	if (n >= bs) {
+		fn(st, in, n / bs);
+		in += n & ~(bs - 1);
+		n &= bs - 1;
+	}
+	if (n)
+		memcpy(buf, in, n);
+}
+
+/*
+ * Padding: 0x80, zeros, then the message length in bits in the last
+ * lenb bytes of the final block (8 for 64-byte blocks, 16 for SHA-512's
+ * 128-byte blocks; MD5 stores it little-endian).  If the length does not
+ * fit after the 0x80 byte, one extra block of padding follows.
+ */
+static inline void md_final(void *st, md_blocks_fn fn, uint8_t *buf, size_t bs,
+			    uint64_t len, size_t lenb, int big)
+{
+	size_t used = (size_t)(len & (bs - 1));
+
+	buf[used++] = 0x80;
+	if (used > bs - lenb) {
+		memset(buf + used, 0, bs - used);
+		fn(st, buf, 1);
+		used = 0;
+	}
+	memset(buf + used, 0, bs - 8 - used);
+	if (big) {
+		/* bits = len * 8; its top 3 bits spill into the upper word */
+		if (lenb == 16)
+			st_be64(buf + bs - 16, len >> 61);
+		st_be64(buf + bs - 8, len << 3);
+	} else {
+		st_le32(buf + bs - 8, (uint32_t)(len << 3));
+		st_le32(buf + bs - 4, (uint32_t)(len >> 29));
+	}
+	fn(st, buf, 1);
+}
+
+/*
+ * Accelerated SHA-1/SHA-256 block functions: x86-64 SHA-NI (lib/sha_x86.c,
+ * detected with CPUID at init) or ARMv8 crypto extensions (lib/sha_arm.c,
+ * present whenever the compiler targets them).  Build with
+ * -DVFIT_HAVE_SHA_ACCEL=0 for a portable-only library.
+ */
+#ifndef VFIT_HAVE_SHA_ACCEL
+#define VFIT_HAVE_SHA_ACCEL 1
+#endif
+
+#if VFIT_HAVE_SHA_ACCEL && defined(__GNUC__) && defined(__x86_64__)
+#define VFIT_SHA_X86 1
+#elif VFIT_HAVE_SHA_ACCEL && defined(__aarch64__) && \
+	(defined(__ARM_FEATURE_SHA2) || defined(__ARM_FEATURE_CRYPTO))
+#define VFIT_SHA_ARM 1
+#endif
+
+#if defined(VFIT_SHA_X86) || defined(VFIT_SHA_ARM)
+#define VFIT_SHA_ACCEL 1
+/* Whether this CPU runs the accelerated SHA-1/SHA-256 block functions. */
+int vfit_sha_accel_ok(void);
+void vfit_sha1_blocks_accel(void *st, const uint8_t *p, size_t nblocks);
+void vfit_sha256_blocks_accel(void *st, const uint8_t *p, size_t nblocks);
+#endif
+
+extern const uint32_t vfit_sha256_k[64];
+
+/*
+ * Path selection for SHA-1/SHA-256 contexts (their `accel` field).  An
+ * AUTO context puts off the CPU check until the message reaches
+ * ACCEL_MIN_LEN bytes: under a hypervisor each CPUID traps and costs
+ * microseconds, more than hashing a short message (RSA-PSS's MGF1 hashes
+ * dozens of bytes at a time) in plain C.  Below that length, and for the
+ * last partial blocks of such a message, the portable code runs.  Both
+ * paths keep the state in the same form, so switching mid-message is safe.
+ */
+enum { ACCEL_NO, ACCEL_YES, ACCEL_LATER };
+#define ACCEL_MIN_LEN 1024
+
+/* Initial `accel` for impl, or -1 if the SHA instructions were demanded and are missing. */
+static inline int accel_init(enum vfit_impl impl)
+{
+#ifdef VFIT_SHA_ACCEL
+	if (impl == VFIT_IMPL_AUTO)
+		return ACCEL_LATER;
+	if (impl == VFIT_IMPL_ACCEL)
+		return vfit_sha_accel_ok() ? ACCEL_YES : -1;
+	return ACCEL_NO;
+#else
+	return impl == VFIT_IMPL_ACCEL ? -1 : ACCEL_NO;
+#endif
+}
+
+/* Whether to use the SHA instructions once the message is total bytes long. */
+static inline int accel_use(uint8_t *accel, uint64_t total)
+{
+#ifdef VFIT_SHA_ACCEL
+	if (*accel == ACCEL_LATER && total >= ACCEL_MIN_LEN)
+		*accel = vfit_sha_accel_ok() ? ACCEL_YES : ACCEL_NO;
+	return *accel == ACCEL_YES;
+#else
+	(void)accel;
+	(void)total;
+	return 0;
+#endif
+}
+
+#endif

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * SHA-256 and SHA-224 (FIPS 180-4).  The portable block function keeps the
+ * message schedule as a rolling window of 16 words (W[t] overwrites
+ * W[t-16]) and renames the eight working variables instead of moving them.
+ * Size-optimised builds (-Os, or -DVFIT_SHA_COMPACT) get a plain loop of
+ * 64 rounds instead of the 16-way unrolled form.
+ */
+#include "vfit/hash.h"
+#include "hash_int.h"
+
+#if VFIT_HAVE_SHA256 || VFIT_HAVE_SHA224
+
+/* Round constants: the first 32 bits of the fractional parts of the cube
+ * roots of the first 64 primes; shared with the accelerated back ends. */
+const uint32_t vfit_sha256_k[64] = {
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+/* Ch and Maj with one operation fewer than the textbook forms */
+#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
+#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
+#define BS0(x) (ROR(x, 2) ^ ROR(x, 13) ^ ROR(x, 22))
+#define BS1(x) (ROR(x, 6) ^ ROR(x, 11) ^ ROR(x, 25))
+#define SS0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
+#define SS1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
+
+#ifdef VFIT_SHA_COMPACT
+
+static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
+{
+	uint32_t *h = st;
+	uint32_t v[8], w[16], t1, t2;
+	unsigned int t, i;
+
+	for (; nblocks; nblocks--, p += 64) {
+		memcpy(v, h, sizeof(v));
+		for (t = 0; t < 64; t++) {
+			if (t < 16)
+				w[t] = ld_be32(p + 4 * t);
+			else
+				w[t & 15] += SS1(w[(t + 14) & 15]) + w[(t + 9) & 15] +
+					     SS0(w[(t + 1) & 15]);
+			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + vfit_sha256_k[t] + w[t & 15];
+			t2 = BS0(v[0]) + MAJ(v[0], v[1], v[2]);
+			for (i = 7; i > 0; i--)
+				v[i] = v[i - 1];
+			v[4] += t1;
+			v[0] = t1 + t2;
+		}
+		for (i = 0; i < 8; i++)
+			h[i] += v[i];
+	}
+}
+
+#else
+
+/*
+ * Round t of a 16-round group starting at vfit_sha256_k[j]; W(t) yields W[j + t].
+ * Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the
+ * next round's b ^ c (the names shift by one), so bc carries it over and
+ * Maj costs three operations.
+ */
+#define RND(a, b, c, d, e, f, g, h, t, W) do {				\
+	uint32_t t1_ = h + BS1(e) + CH(e, f, g) + vfit_sha256_k[j + (t)] + W(t);	\
+	uint32_t ab_ = a ^ b;						\
+	d += t1_;							\
+	h = t1_ + BS0(a) + (b ^ (ab_ & bc));				\
+	bc = ab_;							\
+} while (0)
+
+#define R16(W) do {							\
+	RND(a, b, c, d, e, f, g, h, 0, W);				\
+	RND(h, a, b, c, d, e, f, g, 1, W);				\
+	RND(g, h, a, b, c, d, e, f, 2, W);				\
+	RND(f, g, h, a, b, c, d, e, 3, W);				\
+	RND(e, f, g, h, a, b, c, d, 4, W);				\
+	RND(d, e, f, g, h, a, b, c, 5, W);				\
+	RND(c, d, e, f, g, h, a, b, 6, W);				\
+	RND(b, c, d, e, f, g, h, a, 7, W);				\
+	RND(a, b, c, d, e, f, g, h, 8, W);				\
+	RND(h, a, b, c, d, e, f, g, 9, W);				\
+	RND(g, h, a, b, c, d, e, f, 10, W);				\
+	RND(f, g, h, a, b, c, d, e, 11, W);				\
+	RND(e, f, g, h, a, b, c, d, 12, W);				\
+	RND(d, e, f, g, h, a, b, c, 13, W);				\
+	RND(c, d, e, f, g, h, a, b, 14, W);				\
+	RND(b, c, d, e, f, g, h, a, 15, W);				\
+} while (0)
+
+/* First 16 rounds use the message words as loaded ... */
+#define WLOAD(t) w[t]
+/* ... later ones W[t] = s1(W[t-2]) + W[t-7] + s0(W[t-15]) + W[t-16], in place. */
+#define WNEXT(t) (w[t] += SS1(w[((t) + 14) & 15]) + w[((t) + 9) & 15] + \
+			  SS0(w[((t) + 1) & 15]))
+
+static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
+{
+	uint32_t *hs = st;
+	uint32_t a, b, c, d, e, f, g, h, bc, w[16];
+	unsigned int i, j;
+
+	for (; nblocks; nblocks--, p += 64) {
+		a = hs[0], b = hs[1], c = hs[2], d = hs[3];
+		e = hs[4], f = hs[5], g = hs[6], h = hs[7];
+		for (i = 0; i < 16; i++)
+			w[i] = ld_be32(p + 4 * i);
+		bc = b ^ c;
+		j = 0;
+		R16(WLOAD);
+		for (j = 16; j < 64; j += 16)
+			R16(WNEXT);
+		hs[0] += a, hs[1] += b, hs[2] += c, hs[3] += d;
+		hs[4] += e, hs[5] += f, hs[6] += g, hs[7] += h;
+	}
+}
+
+#endif
+
+static int sha2_init(struct vfit_sha256_ctx *c, const uint32_t *iv, uint8_t out_len,
+		     enum vfit_impl impl)
+{
+	int accel = accel_init(impl);
+
+	if (accel < 0)
+		return -1;
+	memcpy(c->h, iv, sizeof(c->h));
+	c->len = 0;
+	c->accel = (uint8_t)accel;
+	c->out_len = out_len;
+	return 0;
+}
+
+#if VFIT_HAVE_SHA256
+static const uint32_t iv256[8] = {
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+};
+
+int vfit_sha256_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl)
+{
+	return sha2_init(c, iv256, 32, impl);
+}
+
+void vfit_sha256_init(struct vfit_sha256_ctx *c)
+{
+	sha2_init(c, iv256, 32, VFIT_IMPL_AUTO);
+}
+#endif
+
+#if VFIT_HAVE_SHA224
+static const uint32_t iv224[8] = {
+	0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
+	0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
+};
+
+int vfit_sha224_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl)
+{
+	return sha2_init(c, iv224, 28, impl);
+}
+
+void vfit_sha224_init(struct vfit_sha256_ctx *c)
+{
+	sha2_init(c, iv224, 28, VFIT_IMPL_AUTO);
+}
+#endif
+
+static md_blocks_fn sha256_fn(struct vfit_sha256_ctx *c, size_t n)
+{
+#ifdef VFIT_SHA_ACCEL
+	if (accel_use(&c->accel, c->len + n))
+		return vfit_sha256_blocks_accel;
+#else
+	(void)c;
+	(void)n;
+#endif
+	return sha256_blocks;
+}
+
+void vfit_sha256_update(struct vfit_sha256_ctx *c, const void *p, size_t n)
+{
+	md_update(c->h, sha256_fn(c, n), c->buf, 64, &c->len, p, n);
+}
+
+void vfit_sha256_final(struct vfit_sha256_ctx *c, uint8_t *out)
+{
+	unsigned int i;
+
+	md_final(c->h, sha256_fn(c, 0), c->buf, 64, c->len, 8, 1);
+	for (i = 0; i < c->out_len / 4u; i++)
+		st_be32(out + 4 * i, c->h[i]);
+}
+
+#endif

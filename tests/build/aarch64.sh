@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The ARMv8 crypto-extension SHA-1/SHA-256 code (lib/sha_arm.c) cannot run
+# on this x86 machine: cross-compile test_sha for aarch64 with
+# -march=armv8-a+crypto, statically, and run it under qemu-aarch64, whose
+# default CPU emulates those instructions.  Every NIST vector then runs on
+# the CE path, the portable path and the generic interface (there is no
+# aarch64 OpenSSL here, so the test compares the paths with each other).
+# Needs gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+. tests/lib.sh
+export VFIT_VECTORS
+
+cc=aarch64-linux-gnu-gcc
+for tool in $cc aarch64-linux-gnu-objdump qemu-aarch64; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		fail "$tool is missing (run scripts/deps)"
+		finish
+		exit 1
+	fi
+done
+
+bin=$T/test_sha
+if ! $cc -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wvla -Wpointer-arith -Wcast-qual -Wundef -O2 -march=armv8-a+crypto -static \
+	-Iinclude -D_GNU_SOURCE -DVFIT_TEST_NO_OPENSSL -o "$bin" \
+	tests/unit/test_sha.c tests/unit/check.c lib/hash.c lib/sha*.c lib/md5.c lib/crc32.c >"$T/cc" 2>&1; then
+	fail "cross-compile test_sha for aarch64+crypto"
+	head -n 20 "$T/cc"
+	finish
+	exit 1
+fi
+pass
+
+# the binary must really contain the CE instructions, or the run proves nothing
+aarch64-linux-gnu-objdump -d "$bin" >"$T/dis" 2>&1
+contains "SHA-256 CE instructions in the binary" "$T/dis" 'sha256h2?[[:space:]]'
+contains "SHA-1 CE instructions in the binary" "$T/dis" 'sha1[cmp][[:space:]]'
+
+# the test's own checks count too; it must not report a missing accelerated path
+qemu-aarch64 "$bin" >"$T/run" 2>&1
+rc=$?
+if grep -q '^NOTE' "$T/run"; then
+	fail "test_sha under qemu-aarch64 found no SHA instructions"
+fi
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$T/run" | tail -n 1)
+p=$(echo "$line" | sed -nE 's/^([0-9]+) passed.*/\1/p')
+f=$(echo "$line" | sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p')
+grep '^FAIL' "$T/run" | head -n 20
+if [ -z "$line" ] || [ "$rc" != 0 ] || [ "${f:-1}" != 0 ]; then
+	fail "test_sha under qemu-aarch64 (exit $rc): ${line:-no summary}"
+	tail -n 5 "$T/run" | sed 's/^/    /'
+fi
+_pass=$((_pass + ${p:-0}))
+_fail=$((_fail + ${f:-0}))
+finish

@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Size-optimised builds (-Os, as for Cortex-M) compile other code for the
+# hashes: the looped SHA-256/SHA-512 rounds (VFIT_SHA_COMPACT) and the
+# byte-at-a-time CRC-32 with a 1 KiB table.  Build the hash tests that way
+# on the host and run them, so that form is tested as thoroughly as the
+# fast one.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT" || exit 2
+. tests/lib.sh
+export VFIT_VECTORS
+
+flags="-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+	-Wvla -Wpointer-arith -Wcast-qual -Wundef -Os -Iinclude -D_GNU_SOURCE"
+libs="lib/hash.c lib/sha1.c lib/sha256.c lib/sha512.c lib/sha_x86.c lib/sha_arm.c
+	lib/md5.c lib/crc32.c"
+
+for t in test_sha test_crc32 test_md5; do
+	# shellcheck disable=SC2086
+	if ! cc $flags -o "$T/$t" tests/unit/$t.c tests/unit/check.c $libs -lcrypto -lz \
+		>"$T/cc" 2>&1; then
+		fail "$t: -Os build"
+		head -n 20 "$T/cc"
+		continue
+	fi
+	pass
+	"$T/$t" >"$T/run" 2>&1
+	rc=$?
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$T/run" | tail -n 1)
+	p=$(echo "$line" | sed -nE 's/^([0-9]+) passed.*/\1/p')
+	f=$(echo "$line" | sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p')
+	grep '^FAIL' "$T/run" | head -n 20
+	if [ -z "$line" ] || [ "$rc" != 0 ] || [ "${f:-1}" != 0 ]; then
+		fail "$t at -Os (exit $rc): ${line:-no summary}"
+	fi
+	_pass=$((_pass + ${p:-0}))
+	_fail=$((_fail + ${f:-0}))
+done
+finish

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# vfit keygen: NAME.key (0600) + NAME.crt (self-signed, CN=NAME), sizes,
+# no overwrite without --force, usable by vfit mkimage and openssl.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 2
+
+mkdir k
+ok "rsa2048" "$VFIT" keygen -a rsa2048 -k k -n dev
+status 0 "key mode 0600" test "$(stat -c %a k/dev.key)" = 600
+ok "key is PEM RSA" openssl pkey -in k/dev.key -noout
+status 0 "2048 bits" test "$(openssl pkey -in k/dev.key -text -noout | head -n1 | sed 's/[^(]*(\([0-9]*\) bit.*/\1/')" = 2048
+openssl x509 -in k/dev.crt -noout -subject > subj.txt
+contains "CN=NAME" subj.txt "CN ?= ?dev"
+ok "self-signed" openssl verify -CAfile k/dev.crt k/dev.crt
+status 0 "cert matches key" test "$(openssl x509 -in k/dev.crt -pubkey -noout | openssl pkey -pubin -outform der | sha256sum)" = \
+	"$(openssl pkey -in k/dev.key -pubout -outform der | sha256sum)"
+cp k/dev.key dev.key.orig
+status 2 "refuses to overwrite" "$VFIT" keygen -a rsa2048 -k k -n dev
+contains "says why" "$T/.out" "already exists \(use --force"
+ok "key kept" cmp k/dev.key dev.key.orig
+ok "--force" "$VFIT" keygen -a rsa2048 -k k -n dev --force
+status 1 "--force replaced it" cmp -s k/dev.key dev.key.orig
+status 0 "mode after --force" test "$(stat -c %a k/dev.key)" = 600
+ok "rsa3072" "$VFIT" keygen -a rsa3072 -k k -n k3
+status 0 "3072 bits" test "$(openssl pkey -in k/k3.key -text -noout | head -n1 | sed 's/[^(]*(\([0-9]*\) bit.*/\1/')" = 3072
+if [ -z "${VFIT_TEST_QUICK:-}" ]; then
+	ok "rsa4096" "$VFIT" keygen -a rsa4096 -k k -n k4
+	status 0 "4096 bits" test "$(openssl pkey -in k/k4.key -text -noout | head -n1 | sed 's/[^(]*(\([0-9]*\) bit.*/\1/')" = 4096
+fi
+status 2 "unknown algorithm" "$VFIT" keygen -a rsa1024 -k k -n x
+contains "names it" "$T/.out" "unknown algorithm 'rsa1024'"
+status 2 "missing -n" "$VFIT" keygen -a rsa2048 -k k
+status 2 "bad name" "$VFIT" keygen -a rsa2048 -k k -n a/b
+status 2 "missing dir" "$VFIT" keygen -a rsa2048 -k nosuch -n x
+status 1 "nothing left in missing dir" test -e nosuch
+ls -A k > ls.txt
+status 1 "no temporary files" grep tmp ls.txt
+finish

@@ -1,0 +1,157 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# vfit mkimage: every rejected input gets one line naming file and node and
+# the contract's exit status (1 bad input, 2 usage / missing file / I/O),
+# and a failed run leaves every file byte for byte as it was.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 2
+export SOURCE_DATE_EPOCH=1700000000
+
+# its [IMAGE-EXTRA] [CONF-EXTRA] [HASH] [SIG-ALGO] [IMAGE-NAME]
+its() {
+	hash='hash-1 { algo = "sha256"; };'
+	[ $# -ge 3 ] && hash=$3
+	cat <<EOT
+/dts-v1/;
+/ {
+	description = "errors";
+	images {
+		${5:-kernel} {
+			data = /incbin/("kernel.bin");
+			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
+			load = <0>; entry = <0>;
+			$hash
+			${1-}
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "${5:-kernel}";
+			signature-1 { algo = "${4:-sha256,rsa2048}"; key-name-hint = "dev"; };
+			${2-}
+		};
+	};
+};
+EOT
+}
+
+fails() { # STATUS NAME REGEX CMD... : exit status, one-line message matching REGEX
+	want=$1 name=$2 re=$3
+	shift 3
+	status "$want" "$name" "$@"
+	contains "$name: message" "$T/.out" "$re"
+	status 0 "$name: one line" test "$(grep -vc "Warning (" "$T/.out")" = 1
+}
+
+head -c 1000 /dev/urandom > kernel.bin
+printf '/dts-v1/; / { model = "c"; };' | dtc -I dts -O dtb -o control0.dtb
+mkdir keys
+"$VFIT" keygen -a rsa2048 -k keys -n dev || exit 2
+its > good.its
+"$VFIT" mkimage -q -f good.its -k keys good.fit || exit 2
+
+fails 2 "missing its" "nosuch.its: No such file" "$VFIT" mkimage -f nosuch.its x.fit
+fails 2 "missing -F file" "nosuch.fit: No such file" "$VFIT" mkimage -F nosuch.fit
+fails 2 "missing -K file" "nosuch.dtb: No such file" "$VFIT" mkimage -f good.its -k keys -K nosuch.dtb x.fit
+fails 2 "missing key" "/configurations/conf-1/signature-1: key 'dev' not found: no nokeys/dev.key" \
+	"$VFIT" mkimage -f good.its -k nokeys x.fit
+fails 2 "missing -G file" "key .* not found" "$VFIT" mkimage -f good.its -G nosuch.key x.fit
+fails 2 "-N" "-N pkcs11: .*not supported yet" "$VFIT" mkimage -N pkcs11 -f good.its -k keys x.fit
+fails 2 "-B without -E" "-B and -p need -E" "$VFIT" mkimage -B 100 -f good.its x.fit
+fails 2 "bad -B" "alignment must be" "$VFIT" mkimage -E -B 3 -f good.its x.fit
+fails 2 "bad hex" "-p: invalid hex number 'zz'" "$VFIT" mkimage -E -p zz -f good.its x.fit
+fails 2 "-p overlaps" "-p 0x10 overlaps the FIT" "$VFIT" mkimage -E -p 10 -f good.its x.fit
+fails 2 "-r without -K" "-r needs -K" "$VFIT" mkimage -r -f good.its x.fit
+fails 2 "-f and -F" "exclude each other" "$VFIT" mkimage -F -f good.its x.fit
+fails 2 "bad SOURCE_DATE_EPOCH" "SOURCE_DATE_EPOCH=abc: not a time" \
+	env SOURCE_DATE_EPOCH=abc "$VFIT" mkimage -f good.its x.fit
+status 2 "no output name" "$VFIT" mkimage -f good.its
+status 2 "unknown option" "$VFIT" mkimage -x -f good.its x.fit
+
+printf '/dts-v1/; / { oops' > bad.its
+status 1 "dtc error" "$VFIT" mkimage -f bad.its x.fit
+contains "dtc's own message shown" "$T/.out" "bad.its:1"
+contains "dtc error line" "$T/.out" "^vfit: bad.its: dtc failed"
+status 1 "not a dtb from -D" "$VFIT" mkimage -D "-I dts -O dts" -f good.its x.fit
+
+its "" "" 'hash-1 { algo = "sha3"; };' > e.its
+fails 1 "unknown hash" "/images/kernel/hash-1: unsupported hash algorithm 'sha3'" "$VFIT" mkimage -f e.its x.fit
+its "" "" "" "sha256,rsa1234" > e.its
+fails 1 "unknown algo" "/configurations/conf-1/signature-1: unknown algo 'sha256,rsa1234'" \
+	"$VFIT" mkimage -f e.its -k keys x.fit
+its "" "" "" "sha256,ecdsa256" > e.its
+fails 1 "ecdsa" "ECDSA signing is not supported" "$VFIT" mkimage -f e.its -k keys x.fit
+its "" "" "" "sha256,rsa4096" > e.its
+fails 1 "key size" "key 'dev' has 2048 bits but algo 'sha256,rsa4096' needs 4096" \
+	"$VFIT" mkimage -f e.its -k keys x.fit
+fails 1 "-o checked too" "algo 'sha1,rsa3072' needs 3072" "$VFIT" mkimage -f good.its -k keys -o sha1,rsa3072 x.fit
+sed 's/key-name-hint = "dev";/key-name-hint = "dev"; padding = "oaep";/' good.its > e.its
+fails 1 "unknown padding" "unknown padding 'oaep'" "$VFIT" mkimage -f e.its -k keys x.fit
+its "" "" "" "" "kernel@1" > e.its
+fails 1 "@ in node name" "/images/kernel@1: '@' in a node name" "$VFIT" mkimage -f e.its x.fit
+long=$(printf 'n%.0s' $(seq 1 190))
+its "$long { x = <1>; };" > e.its
+fails 1 "path too long" "/images/kernel/$long: node path longer than U-Boot's 200-byte limit" \
+	"$VFIT" mkimage -f e.its x.fit
+sed 's/kernel = "kernel";/kernel = "kernel"; fdt = "nosuch";/' good.its > e.its
+fails 1 "missing image" "/configurations/conf-1: fdt image 'nosuch' not found in /images" \
+	"$VFIT" mkimage -f e.its x.fit
+sed 's/default = "conf-1";/default = "conf-9";/' good.its > e.its
+fails 1 "missing default" "default configuration 'conf-9' not found" "$VFIT" mkimage -f e.its x.fit
+its "" "" " " > e.its
+fails 1 "config-signed image without hash" "/images/kernel: no hash node, but signed configuration /configurations/conf-1 needs one" \
+	"$VFIT" mkimage -f e.its -k keys x.fit
+sed 's/description = "errors";//' good.its > e.its
+fails 1 "no description" "^vfit: e.its: /: description missing" "$VFIT" mkimage -f e.its x.fit
+sed 's/algo = "sha256,rsa2048"; //' good.its > e.its
+fails 1 "no algo" "signature-1: algo missing" "$VFIT" mkimage -f e.its -k keys x.fit
+its 'cipher { algo = "aes256"; key-name-hint = "aes"; };' > e.its
+fails 1 "cipher node" "/images/kernel/cipher: encryption is not supported" "$VFIT" mkimage -f e.its -k keys x.fit
+printf 'not a dtb' > junk.dtb
+fails 1 "bad -K dtb" "junk.dtb: not a valid FDT" "$VFIT" mkimage -f good.its -k keys -K junk.dtb x.fit
+fails 1 "-F on junk" "junk.dtb: not a valid FDT" "$VFIT" mkimage -F junk.dtb
+# A certificate that is not the private key's would write a useless key node.
+mkdir other
+"$VFIT" keygen -a rsa2048 -k other -n dev || exit 2
+cp keys/dev.key mixed.key
+mkdir mixed && cp keys/dev.key mixed/dev.key && cp other/dev.crt mixed/dev.crt
+fails 1 "certificate mismatch" "mixed/dev.crt: certificate does not match mixed/dev.key" \
+	"$VFIT" mkimage -f good.its -k mixed -K control0.dtb x.fit
+fails 2 "missing certificate" "other2/dev.crt: cannot read the certificate" \
+	sh -c "mkdir -p other2 && cp keys/dev.key other2/ && '$VFIT' mkimage -f good.its -k other2 -K control0.dtb x.fit"
+
+# Corrupted FITs: -F and info end with a status, never a crash.
+cp good.fit g0.fit
+size=$(wc -c < g0.fit)
+crashes=0
+off=0
+while [ $off -lt 600 ] && [ $off -lt "$size" ]; do
+	cp g0.fit c.fit
+	printf '\377' | dd of=c.fit bs=1 seek=$off conv=notrunc 2>/dev/null
+	"$VFIT" mkimage -q -F -k keys c.fit > /dev/null 2>&1
+	[ $? -gt 2 ] && crashes=$((crashes + 1)) && echo "crash: -F, byte $off"
+	"$VFIT" info c.fit > /dev/null 2>&1
+	[ $? -gt 2 ] && crashes=$((crashes + 1)) && echo "crash: info, byte $off"
+	off=$((off + 5))
+done
+status 0 "no crash on 120 corrupted FITs" test $crashes = 0
+
+# Atomicity: failing -F and -K runs leave the FIT and the DTB untouched.
+cp good.fit a.fit
+cp control0.dtb a.dtb
+status 1 "-F fails late (key size)" "$VFIT" mkimage -F -k keys -K a.dtb -o sha256,rsa4096 a.fit
+ok "FIT unchanged" cmp a.fit good.fit
+ok "DTB unchanged" cmp a.dtb control0.dtb
+status 1 "-K fails (cert mismatch)" "$VFIT" mkimage -F -k mixed -K a.dtb a.fit
+ok "FIT unchanged after -K failure" cmp a.fit good.fit
+ok "DTB unchanged after -K failure" cmp a.dtb control0.dtb
+if [ "$(id -u)" != 0 ]; then  # root writes anyway
+	status 2 "unwritable directory" sh -c "mkdir ro && cp good.fit ro/ && chmod 555 ro &&
+		'$VFIT' mkimage -q -F -k keys ro/good.fit"
+	ok "FIT unchanged in read-only dir" cmp ro/good.fit good.fit
+fi
+ls -A > ls.txt
+status 1 "no temporary files left" grep "^\\..*\\.[A-Za-z0-9]\\{6\\}$" ls.txt
+ok "x.fit never created" test ! -e x.fit
+finish

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# vfit mkimage -E / -B / -p (spec 2.6, mkimage 2023.01 layout) and -F on
+# an external FIT (data imported first), checked with fdtget and verify.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 2
+export SOURCE_DATE_EPOCH=1700000000
+
+head -c 500 /dev/urandom > kernel.bin
+printf '/dts-v1/; / { model = "board"; };' | dtc -I dts -O dtb -o board.dtb
+printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control0.dtb
+mkdir keys
+"$VFIT" keygen -a rsa2048 -k keys -n dev || exit 2
+cat > ext.its <<'EOT'
+/dts-v1/;
+/ {
+	description = "external";
+	images {
+		kernel {
+			data = /incbin/("kernel.bin");
+			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
+			load = <0>; entry = <0>;
+			hash-1 { algo = "sha256"; };
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };
+		};
+		fdt-1 {
+			data = /incbin/("board.dtb");
+			type = "flat_dt"; arch = "arm64"; compression = "none";
+			hash-1 { algo = "sha256"; };
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel"; fdt = "fdt-1";
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };
+		};
+	};
+};
+EOT
+dsize=$(wc -c < board.dtb)
+hexv() { printf '%x' "$1"; }
+total() { fdtdump "$1" 2>/dev/null | sed -n 's/^\/\/ totalsize:.*(\([0-9]*\))/\1/p'; }
+
+cp control0.dtb control.dtb
+ok "sign embedded" "$VFIT" mkimage -q -f ext.its -k keys -K control.dtb -r emb.fit
+ok "-E" "$VFIT" mkimage -q -E -f ext.its -k keys e.fit
+status 0 "kernel data-offset 0" test "$(fdtget -t x e.fit /images/kernel data-offset)" = 0
+status 0 "kernel data-size" test "$(fdtget -t x e.fit /images/kernel data-size)" = 1f4
+status 0 "fdt after kernel, 4-aligned" test "$(fdtget -t x e.fit /images/fdt-1 data-offset)" = 1f4
+status 1 "no data left" fdtget e.fit /images/kernel data
+t=$(total e.fit)
+status 0 "totalsize 4-aligned" test $((t % 4)) = 0
+status 0 "file = totalsize + data" test "$(wc -c < e.fit)" = $((t + 500 + (dsize + 3) / 4 * 4))
+ok "payload at totalsize" cmp -i "$t:0" -n 500 e.fit kernel.bin
+ok "-E verifies" "$VFIT" verify -f e.fit -k control.dtb
+status 0 "same signature as embedded" test \
+	"$(fdtget -t x e.fit /configurations/conf-1/signature-1 value)" = \
+	"$(fdtget -t x emb.fit /configurations/conf-1/signature-1 value)"
+
+ok "-E -B 1000" "$VFIT" mkimage -q -E -B 1000 -f ext.its -k keys b.fit
+status 0 "-B totalsize" test "$(total b.fit)" = 4096
+status 0 "-B fdt offset" test "$(fdtget -t x b.fit /images/fdt-1 data-offset)" = 1000
+ok "-B verifies" "$VFIT" verify -f b.fit -k control.dtb
+
+ok "-E -p 10000" "$VFIT" mkimage -q -E -p 10000 -f ext.its -k keys p.fit
+status 0 "-p kernel position" test "$(fdtget -t x p.fit /images/kernel data-position)" = 10000
+status 0 "-p fdt position" test "$(fdtget -t x p.fit /images/fdt-1 data-position)" = 101f4
+status 1 "-p no data-offset" fdtget p.fit /images/kernel data-offset
+ok "-p payload at position" cmp -i 65536:0 -n 500 p.fit kernel.bin
+ok "-p verifies" "$VFIT" verify -f p.fit -k control.dtb
+
+# -F imports external data first; without -E the result is embedded again.
+cp e.fit f.fit
+ok "-F external" "$VFIT" mkimage -q -F -k keys f.fit
+status 0 "data imported" test "$(fdtget -t bx f.fit /images/kernel data | wc -w)" = 500
+status 1 "data-offset removed" fdtget f.fit /images/kernel data-offset
+status 1 "data-size removed" fdtget f.fit /images/kernel data-size
+ok "-F external verifies" "$VFIT" verify -f f.fit -k control.dtb
+cp p.fit g.fit
+ok "-F -E on data-position FIT" "$VFIT" mkimage -q -F -E -k keys g.fit
+status 0 "back to data-offset" test "$(fdtget -t x g.fit /images/fdt-1 data-offset)" = 1f4
+ok "-F -E verifies" "$VFIT" verify -f g.fit -k control.dtb
+# Same images; the configuration signature differs only because the strings
+# block still holds "data-position", so hashed-strings covers more.
+dtc -I dtb -O dts g.fit 2>/dev/null | sed '/configurations {/,$d' > g.dts
+dtc -I dtb -O dts e.fit 2>/dev/null | sed '/configurations {/,$d' > e.dts
+ok "-F -E reproduces the -E images" cmp g.dts e.dts
+
+# External data outside the file is refused, the FIT left alone.
+head -c "$t" e.fit > short.fit
+cp short.fit short.orig
+status 1 "truncated external data" "$VFIT" mkimage -q -F short.fit
+contains "names the node" "$T/.out" "short.fit: /images/kernel: external data outside the file"
+ok "truncated FIT unchanged" cmp short.fit short.orig
+finish

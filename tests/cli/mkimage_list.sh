@@ -1,0 +1,69 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# vfit mkimage -l and vfit info: mkimage's listing plus signature status,
+# hashed-nodes and external data.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 2
+export SOURCE_DATE_EPOCH=1700000000
+
+head -c 700 /dev/zero > kernel.bin
+mkdir keys
+"$VFIT" keygen -a rsa2048 -k keys -n dev || exit 2
+cat > l.its <<'EOT'
+/dts-v1/;
+/ {
+	description = "listing";
+	images {
+		kernel {
+			description = "Linux";
+			data = /incbin/("kernel.bin");
+			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
+			load = <0x80000>; entry = <0x80000>;
+			hash-1 { algo = "crc32"; };
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel";
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; padding = "pss"; };
+			signature-2 { algo = "sha256,rsa2048"; key-name-hint = "other"; };
+		};
+	};
+};
+EOT
+ok "build" "$VFIT" mkimage -q -E -f l.its -k keys --allow-missing-keys -c hi l.fit
+ok "info" "$VFIT" info l.fit
+cp "$T/.out" info.txt
+"$VFIT" mkimage -l l.fit > l.txt
+status 0 "-l" test $? = 0
+ok "-l = info" cmp l.txt info.txt
+contains "description" info.txt "^FIT description: listing$"
+contains "created" info.txt "^Created: +Tue Nov 14 22:13:20 2023"
+contains "image" info.txt "^ Image 0 \(kernel\)$"
+contains "type" info.txt "^  Type: +Kernel Image$"
+contains "arch" info.txt "^  Architecture: AArch64$"
+contains "load" info.txt "^  Load Address: 0x00080000$"
+contains "external offset" info.txt "^  Data Offset: +0x00000000"
+contains "data size" info.txt "^  Data Size: +700 Bytes"
+contains "crc32" info.txt "^  Hash value: +[0-9a-f]{8}$"
+contains "image sig" info.txt "^  Sign algo: +sha256,rsa2048:dev$"
+contains "padding" info.txt "^  Sign padding: pss$"
+contains "signer" info.txt "^  Signer: +vfit "
+contains "comment" info.txt "^  Comment: +hi$"
+contains "hashed nodes" info.txt "^  Hashed nodes: /$"
+contains "hashed nodes list" info.txt "^ +/images/kernel/hash-1$"
+contains "unsigned node" info.txt "^  Sign value: +unsigned$"
+contains "unsigned hint" info.txt "^  Sign algo: +sha256,rsa2048:other$"
+contains "default conf" info.txt "^ Default Configuration: 'conf-1'$"
+status 2 "info missing file" "$VFIT" info nosuch.fit
+printf 'junk' > junk.bin
+status 1 "info not a FIT" "$VFIT" info junk.bin
+contains "one line" "$T/.out" "^vfit: junk.bin: not a FIT"
+printf '/dts-v1/; / { a = <1>; };' | dtc -I dts -O dtb -o plain.dtb
+status 1 "info DTB without /images" "$VFIT" info plain.dtb
+head -c 100 l.fit > cut.fit
+status 1 "info truncated" "$VFIT" info cut.fit
+status 2 "info usage" "$VFIT" info
+finish

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# `vfit verify` command line: exit statuses (0 verified, 1 rejected, 2 usage
+# or I/O), the error line on stderr, --json on failures, --allow-unenforced,
+# and the man page against --help.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 2
+
+is() { # NAME WANT GOT
+	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
+}
+
+openssl genpkey -algorithm RSA -out dev.key -pkeyopt rsa_keygen_bits:2048 2>/dev/null
+openssl req -batch -new -x509 -key dev.key -out dev.crt 2>/dev/null
+head -c 777 /dev/urandom > k.bin
+printf '/dts-v1/;\n/ { };\n' > ctl.dts
+dtc -I dts -O dtb -o ctl.dtb ctl.dts
+cp ctl.dtb nokeys.dtb
+cat > a.its <<ITS
+/dts-v1/;
+/ {
+	description = "cli";
+	images {
+		kernel {
+			data = /incbin/("k.bin");
+			type = "kernel"; arch = "arm"; os = "linux"; compression = "none";
+			load = <0x0 0x80000000>; entry = <0x80000000>;
+			hash-1 { algo = "sha256"; };
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel";
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; sign-images = "kernel"; };
+		};
+	};
+};
+ITS
+mkimage -f a.its -k . -K ctl.dtb -r a.fit >/dev/null
+
+status 0 "verified" "$VFIT" verify -f a.fit -k ctl.dtb
+status 0 "-c" "$VFIT" verify -f a.fit -k ctl.dtb -c conf-1
+status 1 "-c missing configuration" "$VFIT" verify -f a.fit -k ctl.dtb -c conf-9
+status 2 "no arguments" "$VFIT" verify
+status 2 "no -k" "$VFIT" verify -f a.fit
+status 2 "extra argument" "$VFIT" verify -f a.fit -k ctl.dtb extra
+status 2 "unknown option" "$VFIT" verify -f a.fit -k ctl.dtb --bogus
+status 2 "missing FIT" "$VFIT" verify -f none.fit -k ctl.dtb
+status 2 "missing DTB" "$VFIT" verify -f a.fit -k none.dtb
+status 2 "directory" "$VFIT" verify -f . -k ctl.dtb
+status 0 "--help" "$VFIT" verify --help
+: > empty
+status 1 "empty FIT" "$VFIT" verify -f empty -k ctl.dtb
+status 1 "garbage control DTB" "$VFIT" verify -f a.fit -k k.bin
+status 1 "not a FIT" "$VFIT" verify -f k.bin -k ctl.dtb
+
+# No required key: rejected unless allowed.
+status 1 "unenforced" "$VFIT" verify -f a.fit -k nokeys.dtb
+"$VFIT" verify -f a.fit -k nokeys.dtb > out.txt 2> err.txt
+contains "unenforced: error line" err.txt "^vfit: nokeys.dtb: no required key: nothing enforced$"
+status 0 "--allow-unenforced" "$VFIT" verify -f a.fit -k nokeys.dtb --allow-unenforced
+"$VFIT" verify -f a.fit -k nokeys.dtb --allow-unenforced > out.txt 2>&1
+contains "unenforced: summary" out.txt "UNENFORCED"
+contains "unenforced: hashes" out.txt "^   Verifying Hash Integrity \.\.\. sha256\+ OK$"
+
+# JSON, success and failure.
+"$VFIT" verify -f a.fit -k ctl.dtb --json > ok.json
+is "json ok" "true OK conf-1 1 2147483648" \
+	"$(jq -r '"\(.verified) \(.result) \(.configuration) \(.images | length) \(.images[0].load)"' ok.json)"
+fdtput -t x a.fit /images/kernel entry 1000
+"$VFIT" verify -f a.fit -k ctl.dtb --json > bad.json 2> err.txt
+is "json rejected" "false REQUIRED /configurations/conf-1/signature-1 value 0" \
+	"$(jq -r '"\(.verified) \(.result) \(.where.path) \(.where.property) \(.images | length)"' bad.json)"
+is "json check" "conf-signature false dev /signature/key-dev" \
+	"$(jq -r '.checks[0] | "\(.kind) \(.ok) \(.key_name) \(.key)"' bad.json)"
+contains "error line" err.txt \
+	"^vfit: a.fit: /configurations/conf-1/signature-1: value: failed to verify required signature$"
+
+# The man page documents every option of --help.
+"$VFIT" verify --help > help.txt
+for o in -f -k -c --json --allow-unenforced --help; do
+	grep -q -- "$o" help.txt || fail "help lacks $o"
+	man_o=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+	if grep -q -- "$man_o" "$ROOT/man/vfit-verify.1"; then pass; else fail "man page lacks $o"; fi
+done
+finish

@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Conformance: FITs built and signed by Debian's mkimage (u-boot-tools
+# 2023.01) verify with `vfit verify`, for every hash x RSA size, PKCS#1 v1.5
+# and PSS, image and configuration signatures, embedded and external data
+# (-E, -E -p, -E -B), and two required keys with required-mode any / all.
+# A configuration referencing an image mkimage 2023.01 did not sign
+# (ramdisk outside sign-images) is rejected, as U-Boot HEAD does.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 2
+
+is() { # NAME WANT GOT
+	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
+}
+code() { # FIT CTL [args]: the verifier's result name
+	f=$1 c=$2
+	shift 2
+	"$VFIT" verify -f "$f" -k "$c" --json "$@" 2>/dev/null | jq -r .result
+}
+
+# One key per size, generated once for the whole run.
+for bits in 2048 3072 4096; do
+	mkdir -p k$bits
+	openssl genpkey -algorithm RSA -out k$bits/dev.key -pkeyopt rsa_keygen_bits:$bits \
+		-pkeyopt rsa_keygen_pubexp:65537 2>/dev/null
+	openssl req -batch -new -x509 -key k$bits/dev.key -out k$bits/dev.crt 2>/dev/null
+done
+cp k3072/dev.key k2048/prod.key && cp k3072/dev.crt k2048/prod.crt
+head -c 4000 /dev/urandom > kernel.bin
+head -c 1500 /dev/urandom > ramdisk.bin
+printf '/dts-v1/;\n/ { model = "vfit"; };\n' > base.dts
+dtc -I dts -O dtb -o base.dtb base.dts
+cp base.dtb fdt.dtb
+
+# its HASH ALGO PADDING MODE [SIGN-IMAGES]: MODE conf or image.
+its() {
+	sig="algo = \"$2\"; key-name-hint = \"dev\"; $3"
+	isig= csig=
+	if [ "$4" = image ]; then isig="signature-1 { $sig };"; else
+		csig="signature-1 { $sig sign-images = ${5:-\"kernel\", \"fdt\", \"ramdisk\"}; };"
+	fi
+	cat <<ITS
+/dts-v1/;
+/ {
+	description = "conformance";
+	#address-cells = <1>;
+	images {
+		kernel {
+			data = /incbin/("kernel.bin");
+			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
+			load = <0x80000>; entry = <0x80000>;
+			hash-1 { algo = "$1"; };
+			$isig
+		};
+		fdt-1 {
+			data = /incbin/("fdt.dtb");
+			type = "flat_dt"; arch = "arm64"; compression = "none";
+			hash-1 { algo = "$1"; };
+			$isig
+		};
+		ramdisk-1 {
+			data = /incbin/("ramdisk.bin");
+			type = "ramdisk"; arch = "arm64"; os = "linux"; compression = "none";
+			hash-1 { algo = "$1"; };
+			$isig
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel"; fdt = "fdt-1"; ramdisk = "ramdisk-1";
+			$csig
+		};
+	};
+};
+ITS
+}
+
+for h in sha1 sha256 sha384 sha512; do
+	for bits in 2048 3072 4096; do
+		for pad in pkcs pss; do
+			p=
+			[ $pad = pss ] && p='padding = "pss";'
+			for mode in conf image; do
+				n=$h-rsa$bits-$pad-$mode
+				its $h "$h,rsa$bits" "$p" $mode > $n.its
+				cp base.dtb $n.dtb
+				for layout in "" "-E" "-E -p 0x10000" "-E -B 0x1000"; do
+					# shellcheck disable=SC2086
+					if ! mkimage -f $n.its -k k$bits -K $n.dtb -r $layout $n.fit \
+						>mk.log 2>&1; then
+						fail "mkimage $n $layout"
+						continue
+					fi
+					is "$n $layout" OK "$(code $n.fit $n.dtb)"
+				done
+			done
+		done
+	done
+done
+
+# The U-Boot lines and the summary for one of them.
+cp base.dtb c.dtb
+mkimage -f sha256-rsa2048-pkcs-conf.its -k k2048 -K c.dtb -r c.fit >/dev/null
+ok "verify lines" "$VFIT" verify -f c.fit -k c.dtb
+"$VFIT" verify -f c.fit -k c.dtb > out.txt 2>&1
+contains "config line" out.txt '^   Verifying Hash Integrity \.\.\. sha256,rsa2048:dev\+ OK$'
+contains "image line" out.txt '^   Verifying Hash Integrity \.\.\. sha256\+ OK$'
+contains "summary" out.txt "^Verified configuration 'conf-1': 3 images$"
+"$VFIT" verify -f c.fit -k c.dtb --json > out.json
+is "json images" 3 "$(jq '.images | length' out.json)"
+is "json kernel size" 4000 "$(jq '.images[0].size' out.json)"
+is "json load" 524288 "$(jq '.images[0].load' out.json)"
+is "json signature" true "$(jq '.checks[0].ok and .checks[0].kind == "conf-signature"' out.json)"
+
+# Two keys, both required: signed by both -> any and all verify.
+cat > two.its <<ITS
+/dts-v1/;
+/ {
+	description = "two keys";
+	images {
+		kernel {
+			data = /incbin/("kernel.bin");
+			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
+			load = <0x80000>; entry = <0x80000>;
+			hash-1 { algo = "sha256"; };
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel";
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; sign-images = "kernel"; };
+			signature-2 { algo = "sha256,rsa3072"; key-name-hint = "prod"; sign-images = "kernel"; };
+		};
+	};
+};
+ITS
+mkdir -p k23 && cp k2048/dev.* k23/ && cp k3072/dev.key k23/prod.key && cp k3072/dev.crt k23/prod.crt
+cp base.dtb two.dtb
+mkimage -f two.its -k k23 -K two.dtb -r two.fit >/dev/null
+is "two keys, all" OK "$(code two.fit two.dtb)"
+fdtput -t s two.dtb /signature required-mode any
+is "two keys, any" OK "$(code two.fit two.dtb)"
+# Signed by dev only: any still verifies, all does not.
+sed '/signature-2/d' two.its > one.its
+mkimage -f one.its -k k23 one.fit >/dev/null
+is "dev only, any" OK "$(code one.fit two.dtb)"
+fdtput -t s two.dtb /signature required-mode all
+# (prod's key node says sha256,rsa3072: no signature here has that algo)
+is "dev only, all" KEY_ALGO "$(code one.fit two.dtb)"
+status 1 "dev only, all: exit" "$VFIT" verify -f one.fit -k two.dtb
+"$VFIT" verify -f one.fit -k two.dtb > out.txt 2> err.txt
+contains "failed line" out.txt "^Failed to verify required signature 'key-prod'$"
+contains "error line" err.txt "^vfit: one.fit: /configurations/conf-1/signature-1: value: key algorithm"
+
+# A ramdisk outside sign-images: mkimage 2023.01 signs without it, HEAD rejects.
+its sha256 sha256,rsa2048 "" conf '"kernel", "fdt"' > part.its
+cp base.dtb part.dtb
+mkimage -f part.its -k k2048 -K part.dtb -r part.fit >/dev/null
+is "partial sign-images" REQUIRED "$(code part.fit part.dtb)"
+status 1 "partial sign-images: exit" "$VFIT" verify -f part.fit -k part.dtb
+
+finish

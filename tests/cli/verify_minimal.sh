@@ -1,0 +1,98 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Build-time algorithm selection: the device library built for sha256,rsa2048
+# only (VFIT_HAVE_*=0 for the rest, as scripts/size does) still verifies a
+# sha256,rsa2048 FIT and reports every compiled-out algorithm as
+# VFIT_ERR_UNSUPPORTED (1) instead of accepting or crashing.
+. "$(dirname "$0")/../lib.sh"
+cd "$T" || exit 2
+
+MINIMAL="-DVFIT_HAVE_CRC32=0 -DVFIT_HAVE_MD5=0 -DVFIT_HAVE_SHA1=0 -DVFIT_HAVE_SHA224=0
+ -DVFIT_HAVE_SHA384=0 -DVFIT_HAVE_SHA512=0 -DVFIT_HAVE_RSA_PSS=0 -DVFIT_RSA_MAX_BITS=2048"
+cat > drv.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include "vfit/fit.h"
+
+static void *slurp(const char *p, size_t *n)
+{
+	FILE *f = fopen(p, "rb");
+	void *b = malloc(1 << 20);
+
+	if (!f || !b)
+		exit(2);
+	*n = fread(b, 1, 1 << 20, f);
+	fclose(f);
+	return b;
+}
+
+int main(int argc, char **argv)
+{
+	static struct vfit_verify_result res;
+	size_t fl, cl;
+	void *fit, *ctl;
+
+	if (argc != 3)
+		return 2;
+	fit = slurp(argv[1], &fl);
+	ctl = slurp(argv[2], &cl);
+	printf("%d\n", vfit_verify(fit, fl, ctl, cl, NULL, 0, &res));
+	return 0;
+}
+C
+# shellcheck disable=SC2086
+ok "minimal build" cc -std=c11 -O2 $MINIMAL -I"$ROOT/include" -o drv drv.c "$ROOT"/lib/*.c -lfdt
+
+openssl genpkey -algorithm RSA -out dev.key -pkeyopt rsa_keygen_bits:2048 2>/dev/null
+openssl req -batch -new -x509 -key dev.key -out dev.crt 2>/dev/null
+mkdir -p k3 && cp dev.key dev.crt k3/ 2>/dev/null
+openssl genpkey -algorithm RSA -out k3/dev.key -pkeyopt rsa_keygen_bits:3072 2>/dev/null
+openssl req -batch -new -x509 -key k3/dev.key -out k3/dev.crt 2>/dev/null
+head -c 1000 /dev/urandom > k.bin
+printf '/dts-v1/;\n/ { };\n' > ctl.dts
+
+fit() { # NAME HASH ALGO PADDING KEYDIR: conf-signed FIT and its control DTB
+	cat > $1.its <<ITS
+/dts-v1/;
+/ {
+	description = "minimal";
+	images {
+		kernel {
+			data = /incbin/("k.bin");
+			type = "kernel"; arch = "arm"; os = "linux"; compression = "none";
+			hash-1 { algo = "$2"; };
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel";
+			signature-1 { algo = "$3"; key-name-hint = "dev"; $4 sign-images = "kernel"; };
+		};
+	};
+};
+ITS
+	dtc -I dts -O dtb -o $1.dtb ctl.dts
+	mkimage -f $1.its -k $5 -K $1.dtb -r $1.fit >/dev/null
+}
+is() { # NAME WANT GOT
+	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
+}
+
+fit good sha256 sha256,rsa2048 "" .
+is "sha256,rsa2048" 0 "$(./drv good.fit good.dtb)"
+fit pss sha256 sha256,rsa2048 'padding = "pss";' .
+is "pss compiled out" 1 "$(./drv pss.fit pss.dtb)"
+fit sha1 sha256 sha1,rsa2048 "" .
+is "sha1 compiled out" 1 "$(./drv sha1.fit sha1.dtb)"
+fit sha512 sha512 sha256,rsa2048 "" .
+is "sha512 hash compiled out" 1 "$(./drv sha512.fit sha512.dtb)"
+fit crc crc32 sha256,rsa2048 "" .
+is "crc32 hash compiled out" 1 "$(./drv crc.fit crc.dtb)"
+fit big sha256 sha256,rsa3072 "" k3
+is "rsa3072 above VFIT_RSA_MAX_BITS" 1 "$(./drv big.fit big.dtb)"
+# The full build accepts them all.
+for n in pss sha1 sha512 crc big; do
+	status 0 "full build: $n" "$VFIT" verify -f $n.fit -k $n.dtb
+done
+finish

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vfit_rsa_keynode_write() against Debian's U-Boot mkimage: for 2048, 3072
+ * and 4096-bit keys, with and without -r, on a fresh control DTB, on one
+ * that already has a /signature node with another key, and when the key
+ * node already exists, the control DTB that `mkimage -K` leaves must be
+ * byte-identical to the one our function makes from the same input.
+ *
+ * mkimage grows the DTB file by 0, then 1024, then 2048 ... more bytes
+ * (cumulatively, keeping what a failed attempt wrote) until neither the FIT
+ * nor the DTB reports -FDT_ERR_NOSPACE; the test drives our function the
+ * same way, taking the number of attempts from the size mkimage ended with.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <libfdt.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
+#include "check.h"
+#include "vfit/vfit_host.h"
+
+static char dir[64];
+
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f)) {
+		printf("FAIL cannot write %s\n", path);
+		exit(1);
+	}
+}
+
+static uint8_t *read_blob(const char *name, size_t *len)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return (uint8_t *)check_read_file(path, len);
+}
+
+/*
+ * Applies our writer to a copy of `in` with mkimage's grow-and-retry loop.
+ * mkimage also retries when the FIT (not the DTB) ran out of space, growing
+ * the DTB again and repeating the (then idempotent) key write; `attempts`
+ * is the number of attempts mkimage made, or 0 for "until the DTB fits".
+ */
+static uint8_t *our_dtb(const uint8_t *in, size_t in_len, const struct vfit_rsa_pub *pub,
+			const char *algo, const char *required, unsigned attempts, size_t *out_len)
+{
+	size_t len = in_len, inc;
+	uint8_t *buf = malloc(len);
+	unsigned n = 0;
+	int err = -FDT_ERR_NOSPACE;
+
+	if (!buf)
+		abort();
+	memcpy(buf, in, len);
+	for (inc = 0; inc <= 64 * 1024; inc += 1024) {
+		uint8_t *nb = realloc(buf, len + inc);
+
+		if (!nb)
+			abort();
+		buf = nb;
+		memset(buf + len, 0, inc);
+		len += inc;
+		fdt_set_totalsize(buf, (uint32_t)len);
+		err = vfit_rsa_keynode_write(buf, "dev", pub, algo, required);
+		n++;
+		if (err != -FDT_ERR_NOSPACE && (err || n >= attempts))
+			break;
+	}
+	CHECK(err == 0, "vfit_rsa_keynode_write: %s", fdt_strerror(err));
+	*out_len = len;
+	return buf;
+}
+
+/* Attempts mkimage made, from the growth: 0, 1024, 1024+2048, ... */
+static unsigned mkimage_attempts(size_t in_len, size_t mk_len)
+{
+	size_t grown = 0;
+	unsigned n = 1;
+
+	while (in_len + grown < mk_len && n < 64)
+		grown += 1024 * n++;
+	return in_len + grown == mk_len ? n : 0;
+}
+
+static void compare(const char *what, const char *mk_name, const uint8_t *in, size_t in_len,
+		    const struct vfit_rsa_pub *pub, const char *algo, const char *required)
+{
+	size_t mk_len, our_len, i;
+	uint8_t *mk = read_blob(mk_name, &mk_len);
+	unsigned attempts = mkimage_attempts(in_len, mk_len);
+	uint8_t *ours = our_dtb(in, in_len, pub, algo, required, attempts, &our_len);
+
+	CHECK(attempts > 0, "%s: unexpected mkimage growth %zu -> %zu", what, in_len, mk_len);
+	for (i = 0; i < mk_len && i < our_len && mk[i] == ours[i]; i++)
+		;
+	CHECK(mk_len == our_len && i == mk_len,
+	      "%s: differs from mkimage -K (sizes %zu/%zu, first difference at %zu)", what,
+	      our_len, mk_len, i);
+	free(mk);
+	free(ours);
+}
+
+static const char its_fmt[] =
+	"/dts-v1/;\n"
+	"/ {\n"
+	"	description = \"key node test\";\n"
+	"	#address-cells = <1>;\n"
+	"	images {\n"
+	"		kernel {\n"
+	"			data = /incbin/(\"data.bin\");\n"
+	"			type = \"kernel\"; arch = \"arm\"; os = \"linux\";\n"
+	"			compression = \"none\"; load = <0>; entry = <0>;\n"
+	"			hash-1 { algo = \"sha256\"; };\n"
+	"		};\n"
+	"	};\n"
+	"	configurations {\n"
+	"		default = \"conf-1\";\n"
+	"		conf-1 {\n"
+	"			kernel = \"kernel\";\n"
+	"			signature-1 {\n"
+	"				algo = \"%s\"; key-name-hint = \"dev\";\n"
+	"				sign-images = \"kernel\";\n"
+	"			};\n"
+	"		};\n"
+	"	};\n"
+	"};\n";
+
+static const char *inputs[][2] = {
+	{ "plain.dts", "/dts-v1/;\n/ {\n\tmodel = \"vfit test\";\n\tcompatible = \"vfit,test\";\n"
+		       "\tchosen { bootargs = \"console=ttyS0\"; };\n};\n" },
+	{ "with-sig.dts", "/dts-v1/;\n/ {\n\tmodel = \"vfit test\";\n\tsignature {\n"
+			  "\t\trequired-mode = \"any\";\n\t\tkey-other {\n"
+			  "\t\t\tkey-name-hint = \"other\";\n\t\t\talgo = \"sha256,rsa2048\";\n"
+			  "\t\t};\n\t};\n\tchosen { };\n};\n" },
+};
+
+/* One key size: both inputs, with and without -r, then a second -K over the result. */
+static void one_size(unsigned bits)
+{
+	char algo[32], path[256];
+	struct vfit_rsa_pub pub;
+	struct vfit_err err = { 0 };
+	EVP_PKEY *pkey;
+	size_t i;
+	FILE *f;
+
+	snprintf(algo, sizeof(algo), "sha256,rsa%u", bits);
+	if (!CHECK(run("cd %s && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:%u "
+		       "-out keys/dev.key 2>/dev/null && openssl req -batch -new -x509 "
+		       "-key keys/dev.key -out keys/dev.crt -subj /CN=dev 2>/dev/null",
+		       dir, bits) == 0,
+		   "openssl key generation failed"))
+		return;
+	snprintf(path, sizeof(path), "%s/keys/dev.key", dir);
+	f = fopen(path, "r");
+	pkey = f ? PEM_read_PrivateKey(f, NULL, NULL, NULL) : NULL;
+	if (f)
+		fclose(f);
+	if (!CHECK(pkey && vfit_rsa_pub_from_pkey(pkey, &pub, &err) == 0, "%u: key: %s", bits,
+		   err.msg)) {
+		EVP_PKEY_free(pkey);
+		return;
+	}
+	EVP_PKEY_free(pkey);
+	{
+		char its[sizeof(its_fmt) + 32];
+
+		snprintf(its, sizeof(its), its_fmt, algo);
+		write_file("x.its", its);
+	}
+	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		const char *required;
+		int r;
+
+		for (r = 0; r < 2; r++) {
+			char what[128];
+			size_t in_len, once_len;
+			uint8_t *in, *once;
+
+			required = r ? "conf" : NULL;
+			if (!CHECK(run("cd %s && dtc -q -I dts -O dtb -o in.dtb %s && cp in.dtb mk.dtb && "
+				       "SOURCE_DATE_EPOCH=1000 mkimage -f x.its -k keys -K mk.dtb %s "
+				       "out.fit >/dev/null",
+				       dir, inputs[i][0], r ? "-r" : "") == 0,
+				   "%s: mkimage failed", algo))
+				continue;
+			in = read_blob("in.dtb", &in_len);
+			snprintf(what, sizeof(what), "%s %s%s", algo, inputs[i][0], r ? " -r" : "");
+			compare(what, "mk.dtb", in, in_len, &pub, algo, required);
+
+			/* Second -K over mkimage's output: the node is updated in place. */
+			once = read_blob("mk.dtb", &once_len);
+			if (CHECK(run("cd %s && SOURCE_DATE_EPOCH=1000 mkimage -f x.its -k keys "
+				      "-K mk.dtb %s out.fit >/dev/null",
+				      dir, r ? "-r" : "") == 0,
+				  "%s: second mkimage failed", algo)) {
+				snprintf(what, sizeof(what), "%s %s%s, key node present", algo,
+					 inputs[i][0], r ? " -r" : "");
+				compare(what, "mk.dtb", once, once_len, &pub, algo, required);
+			}
+			free(in);
+			free(once);
+		}
+	}
+}
+
+/* The node's properties read back as spec 4.2 describes. */
+static void layout(void)
+{
+	static const char *const order[] = { "required", "algo", "rsa,r-squared", "rsa,modulus",
+					     "rsa,exponent", "rsa,n0-inverse", "rsa,num-bits",
+					     "key-name-hint" };
+	EVP_PKEY *pkey = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)2048);
+	struct vfit_rsa_pub pub;
+	struct vfit_err err = { 0 };
+	uint8_t buf[4096];
+	const fdt32_t *cell;
+	const fdt64_t *e;
+	int node, prop, i = 0, len;
+
+	if (!CHECK(pkey && vfit_rsa_pub_from_pkey(pkey, &pub, &err) == 0, "key: %s", err.msg))
+		return;
+	EVP_PKEY_free(pkey);
+	CHECK(fdt_create_empty_tree(buf, sizeof(buf)) == 0, "empty tree");
+	CHECK(vfit_rsa_keynode_write(buf, "k1", &pub, "sha256,rsa2048", "image") == 0, "write");
+	node = fdt_path_offset(buf, "/signature/key-k1");
+	if (!CHECK(node >= 0, "/signature/key-k1 missing"))
+		return;
+	fdt_for_each_property_offset(prop, buf, node) {
+		const char *name;
+
+		fdt_getprop_by_offset(buf, prop, &name, &len);
+		CHECK(i < 8 && !strcmp(name, order[i]), "property %d is %s", i, name);
+		i++;
+	}
+	CHECK(i == 8, "%d properties", i);
+	cell = fdt_getprop(buf, node, "rsa,num-bits", &len);
+	CHECK(cell && len == 4 && fdt32_to_cpu(*cell) == 2048, "rsa,num-bits");
+	cell = fdt_getprop(buf, node, "rsa,n0-inverse", &len);
+	CHECK(cell && len == 4 && fdt32_to_cpu(*cell) == pub.n0inv, "rsa,n0-inverse");
+	e = fdt_getprop(buf, node, "rsa,exponent", &len);
+	CHECK(e && len == 8 && fdt64_to_cpu(*e) == 65537, "rsa,exponent");
+	CHECK(fdt_getprop(buf, node, "rsa,modulus", &len) && len == 256, "rsa,modulus");
+	CHECK(!strcmp(fdt_getprop(buf, node, "required", &len), "image"), "required");
+	/* The same name again: no second node, values replaced. */
+	CHECK(vfit_rsa_keynode_write(buf, "k1", &pub, "sha256,rsa2048", NULL) == 0, "rewrite");
+	CHECK(fdt_path_offset(buf, "/signature/key-k1") == node &&
+		      fdt_next_subnode(buf, node) == -FDT_ERR_NOTFOUND,
+	      "rewrite duplicated the node");
+	CHECK(vfit_rsa_keynode_write(buf, "k2", &pub, "sha256,rsa2048", NULL) == 0, "second key");
+	CHECK(fdt_path_offset(buf, "/signature/key-k2") >= 0, "second key node missing");
+	CHECK(fdt_create_empty_tree(buf, 512) == 0 &&
+		      vfit_rsa_keynode_write(buf, "k1", &pub, "sha256,rsa2048", NULL) ==
+			      -FDT_ERR_NOSPACE,
+	      "512-byte blob: expected -FDT_ERR_NOSPACE");
+}
+
+int main(void)
+{
+	static const unsigned sizes[] = { 2048, 3072, 4096 };
+	size_t i;
+
+	snprintf(dir, sizeof(dir), "/tmp/vfit-keys-XXXXXX");
+	if (!mkdtemp(dir)) {
+		printf("FAIL mkdtemp\n");
+		return 1;
+	}
+	layout();
+	if (!CHECK(run("mkdir -p %s/keys && printf 'kernel image\\n' > %s/data.bin", dir, dir) == 0,
+		   "setup"))
+		return check_done();
+	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
+		write_file(inputs[i][0], inputs[i][1]);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		one_size(sizes[i]);
+	run("rm -rf %s", dir);
+	return check_done();
+}

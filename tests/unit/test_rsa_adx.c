@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rsa.c's mulx/adcx/adox rows (chosen at build time with -madx -mbmi2),
+ * forced on here and run when this CPU has BMI2 and ADX.
+ */
+#if defined(__x86_64__)
+#define VFIT_RSA_ADX 1
+#endif
+#define vfit_rsa_public path_public
+#include "../../lib/rsa.c"
+#undef vfit_rsa_public
+
+#include "test_rsa_paths.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+/* CPUID.(7,0):EBX bit 8 is BMI2, bit 19 ADX. */
+static int have_adx(void)
+{
+	unsigned a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) < 7)
+		return 0;
+	__cpuid_count(7, 0, a, b, c, d);
+	return (b >> 8 & 1) && (b >> 19 & 1);
+}
+
+int main(void)
+{
+	if (!have_adx()) {
+		printf("this CPU has no BMI2/ADX: mulx/adcx/adox rows not run\n");
+		return check_done();
+	}
+	return path_run("VFIT_RSA_ADX");
+}
+#else
+int main(void)
+{
+	return path_run("native (no mulx/adcx/adox rows off x86-64)");
+}
+#endif
