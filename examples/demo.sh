@@ -7,6 +7,9 @@
 #   3. the public key, marked required, in the bootloader's control DTB
 #   4. a boot-time check that verifies        (vfit verify: exit 0)
 #   5. one flipped payload byte, rejected     (vfit verify: exit 1)
+# then the boot flow (vfit boot, a device simulated in a directory):
+#   6. a chain of trust ROM keys -> bootloader FIT -> its DTB's kernel key -> kernel FIT
+#   7. slot A's kernel tampered: slot A is marked bad and slot B boots
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -49,3 +52,26 @@ rc=$?
 set -e
 [ $rc = 1 ] || { echo "demo: tampered image was not rejected (exit $rc)" >&2; exit 1; }
 printf '\nexit status %d: the tampered image does not boot.\n' $rc
+
+step "6. a device: ROM keys -> bootloader (slot A/B) -> kernel, and a recovery image"
+mkdir -p chain
+cd chain
+cp "$ROOT"/examples/chain/*.its .
+cp ../Image ../board.dtb .
+{ printf 'VFIT-DEMO-LOADER'; head -c 4096 /dev/urandom; } > u-boot.bin
+printf '/dts-v1/;\n/ { };\n' > empty.dts
+dtc -q -I dts -O dtb -o rom.dtb empty.dts      # mask ROM: root keys
+dtc -q -I dts -O dtb -o bl.dtb empty.dts       # bootloader's control DTB: kernel key
+for k in rom kernel recovery; do "$VFIT" keygen -a rsa2048 -k ../keys -n $k >/dev/null; done
+export SOURCE_DATE_EPOCH=1700000000
+run "$VFIT" mkimage -q -f kernel.its -k ../keys -K bl.dtb -r kernel.fit
+run "$VFIT" mkimage -q -f bootloader.its -k ../keys -K rom.dtb -r bootloader.fit
+run "$VFIT" mkimage -q -f recovery.its -k ../keys -K rom.dtb recovery.fit
+run "$VFIT" boot --device dev init --rom rom.dtb --recovery recovery.fit bootloader.fit kernel.fit
+run "$VFIT" boot --device dev
+
+step "7. slot A's kernel FIT tampered: slot A is marked bad, slot B boots"
+off=$(grep -obUa 'VFIT-DEMO-KERNEL' dev/slot-a/stage2.fit | head -n 1 | cut -d: -f1)
+printf 'd' | dd of=dev/slot-a/stage2.fit bs=1 seek=$((off + 5)) conv=notrunc status=none
+run "$VFIT" boot --device dev
+run "$VFIT" boot --device dev status
