@@ -138,12 +138,15 @@ static int parse(int argc, char **argv, struct vfit_mkimage *m, int *list, int *
 		case 't': m->touch = 1; break;
 		case 'D': m->dtc_opts = optarg; break;
 		case 'd': m->datafile = optarg; break;
-		case 'b':
-			m->dtbs = realloc(m->dtbs, sizeof(*m->dtbs) * (size_t)(m->ndtbs + 1));
-			if (!m->dtbs)
+		case 'b': {
+			const char **d = realloc(m->dtbs, sizeof(*d) * (size_t)(m->ndtbs + 1));
+
+			if (!d)
 				return fprintf(stderr, "vfit: out of memory\n"), 2;
+			m->dtbs = d;
 			m->dtbs[m->ndtbs++] = optarg;
 			break;
+		}
 		case 'i': m->initrd = optarg; break;
 		case 'l': *list = 1; break;
 		case 'q': *quiet = 1; break;

@@ -17,17 +17,6 @@
 
 #include "mkimage_int.h"
 
-static int u32prop(const void *fdt, int node, const char *name, uint32_t *v)
-{
-	int len;
-	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
-
-	if (!p || len != 4)
-		return -1;
-	*v = fdt32_to_cpu(*p);
-	return 0;
-}
-
 /* Sets *consumed once file belongs to out (or was freed). */
 static int import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
 		  int *consumed, struct vfit_err *e)
@@ -48,11 +37,11 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	need = fdt_totalsize(file);
 	images = fdt_path_offset(file, "/images");
 	fdt_for_each_subnode(node, file, images) {
-		int has_pos = !u32prop(file, node, "data-position", &off);
+		int has_pos = !vfit_fdt_u32(file, node, "data-position", &off);
 
-		if (!has_pos && u32prop(file, node, "data-offset", &off))
+		if (!has_pos && vfit_fdt_u32(file, node, "data-offset", &off))
 			continue;
-		if (u32prop(file, node, "data-size", &size))
+		if (vfit_fdt_u32(file, node, "data-size", &size))
 			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: data-size missing", name,
 					    vfit_node_path(file, node));
 		/* Both are read as signed 32-bit values by U-Boot. */
@@ -83,12 +72,12 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	out->cap = cap;
 	images = fdt_path_offset(buf, "/images");
 	fdt_for_each_subnode(node, buf, images) {
-		int has_pos = !u32prop(buf, node, "data-position", &off);
+		int has_pos = !vfit_fdt_u32(buf, node, "data-position", &off);
 		const char *src;
 
-		if (!has_pos && u32prop(buf, node, "data-offset", &off))
+		if (!has_pos && vfit_fdt_u32(buf, node, "data-offset", &off))
 			continue;
-		u32prop(buf, node, "data-size", &size);
+		vfit_fdt_u32(buf, node, "data-size", &size);
 		src = file + (has_pos ? 0 : base) + off;
 		/*
 		 * `data` is added and the location properties removed, as U-Boot

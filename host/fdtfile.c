@@ -180,6 +180,7 @@ int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *
 			     strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
+		vfit_out_discard(o);
 		return -1;
 	}
 	if (fchmod(fd, target_mode(o)))
@@ -249,6 +250,25 @@ void vfit_out_discard(struct vfit_out *o)
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
+}
+
+const char *vfit_fdt_str(const void *fdt, int node, const char *name)
+{
+	int len;
+	const char *v = fdt_getprop(fdt, node, name, &len);
+
+	return v && len > 0 && !v[len - 1] ? v : NULL;
+}
+
+int vfit_fdt_u32(const void *fdt, int node, const char *name, uint32_t *v)
+{
+	int len;
+	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
+
+	if (!p || len != 4)
+		return -1;
+	*v = fdt32_to_cpu(*p);
+	return 0;
 }
 
 size_t vfit_fdt_used(const void *fdt)

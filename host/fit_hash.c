@@ -65,6 +65,25 @@ static int check_nodes(const char *name, const void *fit, struct vfit_err *e)
 	return 0;
 }
 
+/* A rollback index the boot flow would refuse is refused here already (issue 6, spec 11.2). */
+static int check_rollback(const char *name, const void *fit, int conf, struct vfit_err *e)
+{
+	const char *ctr;
+	int len;
+
+	if (fdt_getprop(fit, conf, "rollback-index", &len) && len != 4)
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: rollback-index must be one 32-bit cell", name,
+				    vfit_node_path(fit, conf));
+	ctr = fdt_getprop(fit, conf, "rollback-counter", &len);
+	if (ctr && (len < 1 || ctr[len - 1] || !vfit_ctr_name_valid(ctr)))
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: rollback-counter must be 1..%d characters of "
+				    "[A-Za-z0-9._-]", name, vfit_node_path(fit, conf),
+				    VFIT_CTR_NAME_MAX);
+	return 0;
+}
+
 /* Configuration references name existing images; default names a configuration. */
 static int check_confs(const char *name, const void *fit, struct vfit_err *e)
 {
@@ -81,6 +100,8 @@ static int check_confs(const char *name, const void *fit, struct vfit_err *e)
 				    "%s: /configurations: default configuration '%s' not found",
 				    name, def);
 	fdt_for_each_subnode(conf, fit, confs) {
+		if (check_rollback(name, fit, conf, e))
+			return -1;
 		for (i = 0; image_refs[i]; i++) {
 			len = fdt_stringlist_count(fit, conf, image_refs[i]);
 			for (k = 0; k < len; k++) {

@@ -12,6 +12,7 @@
  * with -o), so libfdt's insert-at-front leaves the same blob order.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,18 +143,10 @@ bad:
 			    vfit_node_path(fit, node), str);
 }
 
-static const char *str_prop(const void *fit, int node, const char *prop)
-{
-	int len;
-	const char *v = fdt_getprop(fit, node, prop, &len);
-
-	return v && len > 0 && !v[len - 1] ? v : NULL;
-}
-
 static int node_algo(const struct vfit_signer *s, const char *name, const void *fit, int node,
 		     struct algo *a, struct vfit_err *e)
 {
-	const char *str = s->m->algo ? s->m->algo : str_prop(fit, node, "algo");
+	const char *str = s->m->algo ? s->m->algo : vfit_fdt_str(fit, node, "algo");
 	const char *pad;
 
 	if (!str)
@@ -161,7 +154,7 @@ static int node_algo(const struct vfit_signer *s, const char *name, const void *
 				    name, vfit_node_path(fit, node));
 	if (parse_algo(name, fit, node, str, a, e))
 		return -1;
-	pad = str_prop(fit, node, "padding");
+	pad = vfit_fdt_str(fit, node, "padding");
 	a->pss = pad && !strcmp(pad, "pss");
 	if (pad && !a->pss && strcmp(pad, "pkcs-1.5"))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: unknown padding '%s'", name,
@@ -215,11 +208,11 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 			   int *skip, struct vfit_err *e)
 {
 	const struct vfit_mkimage *m = s->m;
-	const char *hint = str_prop(fit, node, "key-name-hint");
+	const char *hint = vfit_fdt_str(fit, node, "key-name-hint");
 	const char *id = m->keydir ? hint : m->keyfile;
-	char path[4096];
+	char path[PATH_MAX];
 	struct key *k;
-	int i;
+	int i, n;
 
 	*skip = 0;
 	if (!hint && (m->keydir || m->keydest))
@@ -239,10 +232,11 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 	if (!k->name)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory"), NULL;
 	s->nkeys++;
-	if (m->keydir)
-		snprintf(path, sizeof(path), "%s/%s.key", m->keydir, hint);
-	else
-		snprintf(path, sizeof(path), "%s", m->keyfile);
+	n = m->keydir ? snprintf(path, sizeof(path), "%s/%s.key", m->keydir, hint)
+		      : snprintf(path, sizeof(path), "%s", m->keyfile);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: key path too long", name,
+				    vfit_node_path(fit, node)), NULL;
 	if (access(path, F_OK)) {
 		if (m->allow_missing_keys) {
 			fprintf(stderr, "vfit: %s: %s: key '%s' not found (%s); left unsigned\n",
@@ -354,11 +348,34 @@ static int write_key(struct vfit_signer *s, struct key *k, const struct algo *a,
 	return 0;
 }
 
+/*
+ * Signs a digest and writes the node's properties and (-K) the key node.
+ * nodes is NULL for an image signature; a configuration's key is
+ * required "conf", an image's "image".
+ */
+static int sign_write(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit, int node,
+		      struct key *k, const struct algo *a, const uint8_t *digest,
+		      const char *nodes, size_t nodes_len, uint32_t strings,
+		      struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+{
+	uint8_t sig[VFIT_RSA_MAX_BITS / 8];
+	size_t siglen = sizeof(sig);
+	int r;
+
+	if (rsa_sign(name, fit->buf, node, k->priv, a, digest, sig, &siglen, e))
+		return -1;
+	r = write_sig(s, fit, node, sig, siglen, nodes, nodes_len, strings);
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
+				    vfit_node_path(fit->buf, node), fdt_strerror(r));
+	return write_key(s, k, a, nodes ? "conf" : "image", keydtb, e);
+}
+
 /* Key lookup, algorithm and size checks shared by both kinds of signature. */
 static struct key *prepare(struct vfit_signer *s, const char *name, const void *fit, int node,
 			   struct algo *a, int *skip, struct vfit_err *e)
 {
-	const char *hint = str_prop(fit, node, "key-name-hint");
+	const char *hint = vfit_fdt_str(fit, node, "key-name-hint");
 	struct key *k;
 	int bits;
 
@@ -387,11 +404,9 @@ int vfit_sign_image_node(struct vfit_signer *s, const char *name, struct vfit_fd
 			 int node, const uint8_t *digest, enum vfit_hash hash,
 			 struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
-	uint8_t sig[VFIT_RSA_MAX_BITS / 8];
-	size_t siglen = sizeof(sig);
 	struct algo a;
 	struct key *k;
-	int skip, r;
+	int skip;
 
 	k = prepare(s, name, fit->buf, node, &a, &skip, e);
 	if (!k)
@@ -399,13 +414,7 @@ int vfit_sign_image_node(struct vfit_signer *s, const char *name, struct vfit_fd
 	if (a.hash != hash || !digest)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: internal digest mismatch", name,
 				    vfit_node_path(fit->buf, node));
-	if (rsa_sign(name, fit->buf, node, k->priv, &a, digest, sig, &siglen, e))
-		return -1;
-	r = write_sig(s, fit, node, sig, siglen, NULL, 0, 0);
-	if (r)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
-				    vfit_node_path(fit->buf, node), fdt_strerror(r));
-	return write_key(s, k, &a, "image", keydtb, e);
+	return sign_write(s, name, fit, node, k, &a, digest, NULL, 0, 0, keydtb, e);
 }
 
 /* ---- configurations ----------------------------------------------------------- */
@@ -515,16 +524,16 @@ static int hashed_nodes(const void *fit, int conf, int sig, const struct vfit_no
 static int sign_conf(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit, int conf,
 		     int node, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
-	uint8_t sig[VFIT_RSA_MAX_BITS / 8], digest[VFIT_HASH_MAX_SIZE];
+	uint8_t digest[VFIT_HASH_MAX_SIZE];
 	struct vfit_node_list list;
 	struct vfit_hash_ctx ctx;
-	size_t siglen = sizeof(sig), nlen;
+	size_t nlen;
 	char nodes[VFIT_MAX_HASHED_NODES * 256];
 	enum vfit_result vr;
 	uint32_t strings;
 	struct algo a;
 	struct key *k;
-	int skip, r;
+	int skip;
 
 	k = prepare(s, name, fit->buf, node, &a, &skip, e);
 	if (!k)
@@ -548,14 +557,8 @@ static int sign_conf(struct vfit_signer *s, const char *name, struct vfit_fdtbuf
 	if (hashed_nodes(fit->buf, conf, node, &list, nodes, sizeof(nodes), &nlen))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: node paths too long", name,
 				    vfit_node_path(fit->buf, conf));
-	if (rsa_sign(name, fit->buf, node, k->priv, &a, digest, sig, &siglen, e))
-		return -1;
-	r = write_sig(s, fit, node, sig, siglen, nodes, nlen, strings);
-	if (r)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
-				    vfit_node_path(fit->buf, node), fdt_strerror(r));
 	snprintf(s->last_conf, sizeof(s->last_conf), "%s", vfit_node_path(fit->buf, node));
-	return write_key(s, k, &a, "conf", keydtb, e);
+	return sign_write(s, name, fit, node, k, &a, digest, nodes, nlen, strings, keydtb, e);
 }
 
 int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,

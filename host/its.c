@@ -521,8 +521,11 @@ static int fill_marks(struct vfit_fdtbuf *out, struct bypass *b, struct vfit_err
 
 	for (i = 0; i < b->n; i++)
 		total += b->size[i] + 8;
+	if (vfit_fdt_used(out->buf) + total > INT32_MAX)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: FIT would be larger than 2 GiB",
+				    b->path[0]);
 	if (vfit_fdtbuf_reserve(out, total))
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", b->path[0]);
 	for (k = 0; k < b->n; k++) {
 		best = -1;
 		for (i = 0; i < b->n; i++)

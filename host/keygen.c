@@ -2,19 +2,18 @@
 /*
  * vfit keygen: the two files mkimage looks for, DIR/NAME.key (PEM private
  * key, mode 0600) and DIR/NAME.crt (self-signed X.509, CN=NAME), made with
- * OpenSSL 3's EVP interface.  Each file is written to a temporary file
- * created O_EXCL with its final mode, then linked into place: link()
- * fails if the name exists, so without --force an existing key is never
- * replaced, and a crash never leaves a half-written key behind.
+ * OpenSSL 3's EVP interface.  Both files are written and fsync'd as
+ * temporary files with their final modes first (vfit_out_write), then put
+ * in place: linked without --force (link() fails if the name exists, so
+ * an existing key is never replaced), renamed with it.  A failure before
+ * that point changes nothing, and a crash never leaves a half-written key.
  */
-#include <errno.h>
-#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/bio.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
@@ -48,54 +47,36 @@ static X509 *make_cert(EVP_PKEY *k, const char *name)
 	return x;
 }
 
-/* Writes one PEM file through an O_EXCL temporary file and link()/rename(). */
-static int write_pem(const char *path, mode_t mode, EVP_PKEY *k, X509 *x, int force,
+/* The PEM text of a private key (k) or certificate (x), written as a temporary file for path. */
+static int write_pem(struct vfit_out *o, const char *path, EVP_PKEY *k, X509 *x,
 		     struct vfit_err *e)
 {
-	size_t n = strlen(path) + 16;
-	char *tmp = malloc(n);
-	FILE *f = NULL;
-	int fd = -1, ok;
+	BIO *bio = BIO_new(BIO_s_mem());
+	struct vfit_seg seg = { 0 };
+	char *text;
+	long len;
+	int ok;
 
-	if (!tmp)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
-		free(tmp);
-		return -1;
+	ok = bio && (k ? PEM_write_bio_PrivateKey(bio, k, NULL, NULL, 0, NULL, NULL)
+		       : PEM_write_bio_X509(bio, x));
+	len = ok ? BIO_get_mem_data(bio, &text) : 0;
+	if (len <= 0) {
+		BIO_free(bio);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot encode the PEM file", path);
 	}
-	ok = !fchmod(fd, mode) && (f = fdopen(fd, "w")) != NULL;
-	if (ok)
-		fd = -1;
-	ok = ok && (k ? PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL)
-		      : PEM_write_X509(f, x));
-	ok = ok && !fflush(f) && !fsync(fileno(f));
-	if (f && fclose(f))
-		ok = 0;
-	if (fd >= 0)
-		close(fd);
-	if (ok) {
-		if (force)
-			ok = !rename(tmp, path);
-		else
-			ok = !link(tmp, path);
-		if (!ok)
-			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s%s", path, strerror(errno),
-				     errno == EEXIST ? " (use --force to replace it)" : "");
-	} else {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write failed", path);
-	}
-	unlink(tmp);
-	free(tmp);
+	seg.p = text;
+	seg.len = (size_t)len;
+	ok = !vfit_out_write(o, path, &seg, 1, seg.len, e);
+	BIO_free(bio);
 	return ok ? 0 : -1;
 }
 
 int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		struct vfit_err *e)
 {
-	char kpath[4096], cpath[4096];
+	struct vfit_out ko = { .mode = 0600, .no_replace = !force };
+	struct vfit_out co = { .mode = 0644, .no_replace = !force };
+	char kpath[PATH_MAX], cpath[PATH_MAX];
 	EVP_PKEY *k = NULL;
 	X509 *x = NULL;
 	int r = -1;
@@ -106,8 +87,9 @@ int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 	if (!*name || strchr(name, '/') || strchr(name, '@'))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "key name '%s': must not be empty or "
 				    "contain '/' or '@'", name);
-	snprintf(kpath, sizeof(kpath), "%s/%s.key", dir, name);
-	snprintf(cpath, sizeof(cpath), "%s/%s.crt", dir, name);
+	if ((size_t)snprintf(kpath, sizeof(kpath), "%s/%s.key", dir, name) >= sizeof(kpath) ||
+	    (size_t)snprintf(cpath, sizeof(cpath), "%s/%s.crt", dir, name) >= sizeof(cpath))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "path too long: %s/%s", dir, name);
 	if (!force && (!access(kpath, F_OK) || !access(cpath, F_OK)))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: already exists (use --force to replace it)",
 				    !access(kpath, F_OK) ? kpath : cpath);
@@ -119,11 +101,20 @@ int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		vfit_err_set(e, VFIT_EXIT_USAGE, "certificate creation failed");
 		goto out;
 	}
-	if (write_pem(kpath, 0600, k, NULL, force, e))
+	if (write_pem(&ko, kpath, k, NULL, e))
 		goto out;
-	if (write_pem(cpath, 0644, NULL, x, force, e)) {
-		/* Do not leave a key without its certificate. */
-		unlink(kpath);
+	if (write_pem(&co, cpath, NULL, x, e)) {
+		vfit_out_discard(&ko);
+		goto out;
+	}
+	if (vfit_out_commit(&ko, e)) {
+		vfit_out_discard(&co);
+		goto out;
+	}
+	/* Do not leave a new key without its certificate. */
+	if (vfit_out_commit(&co, e)) {
+		if (!force)
+			unlink(kpath);
 		goto out;
 	}
 	r = 0;

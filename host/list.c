@@ -17,25 +17,6 @@
 #include "mkimage_int.h"
 #include "names.h"
 
-static const char *str_prop(const void *fit, int node, const char *name)
-{
-	int len;
-	const char *v = fdt_getprop(fit, node, name, &len);
-
-	return v && len > 0 && !v[len - 1] ? v : NULL;
-}
-
-static int u32_prop(const void *fit, int node, const char *name, uint32_t *out)
-{
-	int len;
-	const fdt32_t *v = fdt_getprop(fit, node, name, &len);
-
-	if (!v || len != 4)
-		return -1;
-	*out = fdt32_to_cpu(*v);
-	return 0;
-}
-
 static void print_time(FILE *f, const char *label, uint32_t t)
 {
 	time_t tt = (time_t)t;
@@ -71,14 +52,14 @@ static void print_list(FILE *f, const char *v, int len, const char *sep)
 
 static void print_sig(FILE *f, const void *fit, int node, int conf)
 {
-	const char *algo = str_prop(fit, node, "algo"), *hint = str_prop(fit, node, "key-name-hint");
-	const char *v, *who = str_prop(fit, node, "signer-name");
+	const char *algo = vfit_fdt_str(fit, node, "algo"), *hint = vfit_fdt_str(fit, node, "key-name-hint");
+	const char *v, *who = vfit_fdt_str(fit, node, "signer-name");
 	uint32_t t;
 	int len;
 
 	fprintf(f, "  Sign algo:    %s:%s\n", algo ? algo : "unavailable", hint ? hint : "unavailable");
-	if (str_prop(fit, node, "padding"))
-		fprintf(f, "  Sign padding: %s\n", str_prop(fit, node, "padding"));
+	if (vfit_fdt_str(fit, node, "padding"))
+		fprintf(f, "  Sign padding: %s\n", vfit_fdt_str(fit, node, "padding"));
 	v = fdt_getprop(fit, node, "value", &len);
 	if (v && len > 0) {
 		fprintf(f, "  Sign value:   ");
@@ -87,14 +68,14 @@ static void print_sig(FILE *f, const void *fit, int node, int conf)
 		fprintf(f, "  Sign value:   unsigned\n");
 		return;
 	}
-	if (!u32_prop(fit, node, "timestamp", &t))
+	if (!vfit_fdt_u32(fit, node, "timestamp", &t))
 		print_time(f, "  Timestamp:    ", t);
 	if (who)
 		fprintf(f, "  Signer:       %s %s\n", who,
-			str_prop(fit, node, "signer-version") ? str_prop(fit, node, "signer-version")
+			vfit_fdt_str(fit, node, "signer-version") ? vfit_fdt_str(fit, node, "signer-version")
 							       : "");
-	if (str_prop(fit, node, "comment"))
-		fprintf(f, "  Comment:      %s\n", str_prop(fit, node, "comment"));
+	if (vfit_fdt_str(fit, node, "comment"))
+		fprintf(f, "  Comment:      %s\n", vfit_fdt_str(fit, node, "comment"));
 	if (!conf)
 		return;
 	v = fdt_getprop(fit, node, "sign-images", &len);
@@ -127,26 +108,26 @@ static void print_addr(FILE *f, const void *fit, int node, const char *prop, con
 
 static void print_image(FILE *f, const void *fit, int img, int idx, int have_ts, uint32_t ts)
 {
-	const char *type = str_prop(fit, img, "type"), *v;
+	const char *type = vfit_fdt_str(fit, img, "type"), *v;
 	uint32_t off, size;
 	int sub, len;
 
 	fprintf(f, " Image %d (%s)\n", idx, fdt_get_name(fit, img, NULL));
-	v = str_prop(fit, img, "description");
+	v = vfit_fdt_str(fit, img, "description");
 	fprintf(f, "  Description:  %s\n", v ? v : "unavailable");
 	if (have_ts)
 		print_time(f, "  Created:      ", ts);
 	fprintf(f, "  Type:         %s\n", vfit_name_long(VFIT_NAME_TYPE, type));
 	fprintf(f, "  Compression:  %s\n",
-		vfit_name_long(VFIT_NAME_COMP, str_prop(fit, img, "compression") ?
-			       str_prop(fit, img, "compression") : "none"));
+		vfit_name_long(VFIT_NAME_COMP, vfit_fdt_str(fit, img, "compression") ?
+			       vfit_fdt_str(fit, img, "compression") : "none"));
 	v = fdt_getprop(fit, img, "data", &len);
 	if (v) {
 		size = (uint32_t)len;
-	} else if (!u32_prop(fit, img, "data-size", &size)) {
-		if (!u32_prop(fit, img, "data-position", &off))
+	} else if (!vfit_fdt_u32(fit, img, "data-size", &size)) {
+		if (!vfit_fdt_u32(fit, img, "data-position", &off))
 			fprintf(f, "  Data Position: 0x%08x (from the start of the FIT)\n", off);
-		else if (!u32_prop(fit, img, "data-offset", &off))
+		else if (!vfit_fdt_u32(fit, img, "data-offset", &off))
 			fprintf(f, "  Data Offset:  0x%08x (after the FDT)\n", off);
 	} else {
 		size = 0;
@@ -154,10 +135,10 @@ static void print_image(FILE *f, const void *fit, int img, int idx, int have_ts,
 	}
 	fprintf(f, "  Data Size:    %u Bytes = %.2f KiB = %.2f MiB\n", size, (double)size / 1.024e3,
 		(double)size / 1.048576e6);
-	if (str_prop(fit, img, "arch"))
-		fprintf(f, "  Architecture: %s\n", vfit_name_long(VFIT_NAME_ARCH, str_prop(fit, img, "arch")));
-	if (str_prop(fit, img, "os"))
-		fprintf(f, "  OS:           %s\n", vfit_name_long(VFIT_NAME_OS, str_prop(fit, img, "os")));
+	if (vfit_fdt_str(fit, img, "arch"))
+		fprintf(f, "  Architecture: %s\n", vfit_name_long(VFIT_NAME_ARCH, vfit_fdt_str(fit, img, "arch")));
+	if (vfit_fdt_str(fit, img, "os"))
+		fprintf(f, "  OS:           %s\n", vfit_name_long(VFIT_NAME_OS, vfit_fdt_str(fit, img, "os")));
 	if (type && (!strcmp(type, "kernel") || !strcmp(type, "ramdisk") ||
 		     !strcmp(type, "standalone") || !strcmp(type, "firmware"))) {
 		print_addr(f, fit, img, "load", "  Load Address: ");
@@ -167,7 +148,7 @@ static void print_image(FILE *f, const void *fit, int img, int idx, int have_ts,
 		const char *n = fdt_get_name(fit, sub, NULL);
 
 		if (n && !strncmp(n, "hash", 4)) {
-			v = str_prop(fit, sub, "algo");
+			v = vfit_fdt_str(fit, sub, "algo");
 			fprintf(f, "  Hash algo:    %s\n", v ? v : "unavailable");
 			v = fdt_getprop(fit, sub, "value", &len);
 			fprintf(f, "  Hash value:   ");
@@ -179,6 +160,26 @@ static void print_image(FILE *f, const void *fit, int img, int idx, int have_ts,
 			print_sig(f, fit, sub, 0);
 		}
 	}
+}
+
+/*
+ * The anti-rollback index (only trusted by the boot flow when a
+ * configuration signature covers it).  A configuration without one counts
+ * as index 0: any older FIT may replace it, which the listing says.
+ */
+static void print_rollback(FILE *f, const void *fit, int conf)
+{
+	const char *ctr = vfit_fdt_str(fit, conf, "rollback-counter");
+	uint32_t idx;
+	int len;
+
+	if (!vfit_fdt_u32(fit, conf, "rollback-index", &idx))
+		fprintf(f, "  Rollback:     index %u, counter %s\n", idx, ctr ? ctr : "(default)");
+	else if (fdt_getprop(fit, conf, "rollback-index", &len))
+		fprintf(f, "  Rollback:     invalid rollback-index (%d bytes, not 4)\n", len);
+	else
+		fprintf(f, "  Rollback:     WARNING: no rollback-index (treated as 0, no "
+			   "protection against older FITs)\n");
 }
 
 static void print_conf(FILE *f, const void *fit, int conf, int idx)
@@ -197,7 +198,7 @@ static void print_conf(FILE *f, const void *fit, int conf, int idx)
 	int sub, len;
 
 	fprintf(f, " Configuration %d (%s)\n", idx, fdt_get_name(fit, conf, NULL));
-	v = str_prop(fit, conf, "description");
+	v = vfit_fdt_str(fit, conf, "description");
 	fprintf(f, "  Description:  %s\n", v ? v : "unavailable");
 	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
 		v = fdt_getprop(fit, conf, refs[i].prop, &len);
@@ -206,9 +207,10 @@ static void print_conf(FILE *f, const void *fit, int conf, int idx)
 			print_list(f, v, len, "\n                ");
 		}
 	}
-	v = str_prop(fit, conf, "compatible");
+	v = vfit_fdt_str(fit, conf, "compatible");
 	if (v)
 		fprintf(f, "  Compatible:   %s\n", v);
+	print_rollback(f, fit, conf);
 	fdt_for_each_subnode(sub, fit, conf) {
 		const char *n = fdt_get_name(fit, sub, NULL);
 
@@ -233,9 +235,9 @@ int vfit_fit_list(FILE *f, const char *name, const void *fit, size_t len, struct
 	images = fdt_path_offset(fit, "/images");
 	if (images < 0)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a FIT (no /images)", name);
-	v = str_prop(fit, 0, "description");
+	v = vfit_fdt_str(fit, 0, "description");
 	fprintf(f, "FIT description: %s\n", v ? v : "unavailable");
-	have_ts = !u32_prop(fit, 0, "timestamp", &ts);
+	have_ts = !vfit_fdt_u32(fit, 0, "timestamp", &ts);
 	if (have_ts)
 		print_time(f, "Created:         ", ts);
 	idx = 0;
@@ -244,7 +246,7 @@ int vfit_fit_list(FILE *f, const char *name, const void *fit, size_t len, struct
 	confs = fdt_path_offset(fit, "/configurations");
 	if (confs < 0)
 		return 0;
-	v = str_prop(fit, confs, "default");
+	v = vfit_fdt_str(fit, confs, "default");
 	if (v)
 		fprintf(f, " Default Configuration: '%s'\n", v);
 	idx = 0;

@@ -81,6 +81,10 @@ int vfit_fdt_setprop(struct vfit_fdtbuf *b, int node, const char *name, const vo
 		     size_t len);
 int vfit_fdt_setprop_str(struct vfit_fdtbuf *b, int node, const char *name, const char *s);
 int vfit_fdt_setprop_u32(struct vfit_fdtbuf *b, int node, const char *name, uint32_t v);
+/* A property that is one NUL-terminated string, else NULL. */
+const char *vfit_fdt_str(const void *fdt, int node, const char *name);
+/* A 4-byte property as a number; -1 when absent or another size. */
+int vfit_fdt_u32(const void *fdt, int node, const char *name, uint32_t *v);
 /* Bytes in use: end of the strings block (the packed size). */
 size_t vfit_fdt_used(const void *fdt);
 /* Packs: totalsize = used size (libfdt's fdt_pack). */
@@ -91,7 +95,7 @@ void vfit_fdtbuf_free(struct vfit_fdtbuf *b);
 
 /* ---- sources (host/its.c) ------------------------------------------------ */
 
-/* dtc through the shell, as mkimage runs it; output read from a pipe. */
+/* dtc as mkimage runs it (but without a shell); output read from a pipe. */
 int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
 		     struct vfit_err *e);
 /* The FIT `mkimage -f auto` generates (v2023.01 layout). */

@@ -34,6 +34,18 @@ status 2 "missing -n" "$VFIT" keygen -a rsa2048 -k k
 status 2 "bad name" "$VFIT" keygen -a rsa2048 -k k -n a/b
 status 2 "missing dir" "$VFIT" keygen -a rsa2048 -k nosuch -n x
 status 1 "nothing left in missing dir" test -e nosuch
+# Only a certificate there: refused, and no key appears next to it.
+cp k/dev.crt k/half.crt
+status 2 "existing certificate alone" "$VFIT" keygen -a rsa2048 -k k -n half
+status 1 "no key written beside it" test -e k/half.key
+# Read-only directory (meaningless as root, who may write anyway).
+if [ "$(id -u)" != 0 ]; then
+	mkdir ro && chmod a-w ro
+	status 2 "read-only directory" "$VFIT" keygen -a rsa2048 -k ro -n x
+	status 0 "nothing written" test -z "$(ls -A ro)"
+fi
+status 2 "path too long" "$VFIT" keygen -a rsa2048 -k "$(printf '%04100d' 0)" -n x
+contains "says so" "$T/.out" "path too long"
 ls -A k > ls.txt
-status 1 "no temporary files" grep tmp ls.txt
+status 1 "no temporary files" grep -Ev '^[a-z0-9]+\.(key|crt)$' ls.txt
 finish

@@ -57,6 +57,30 @@ fails 2 "missing -K file" "nosuch.dtb: No such file" "$VFIT" mkimage -f good.its
 fails 2 "missing key" "/configurations/conf-1/signature-1: key 'dev' not found: no nokeys/dev.key" \
 	"$VFIT" mkimage -f good.its -k nokeys x.fit
 fails 2 "missing -G file" "key .* not found" "$VFIT" mkimage -f good.its -G nosuch.key x.fit
+fails 2 "output directory missing" "nodir/x.fit: cannot create temporary file" \
+	"$VFIT" mkimage -f good.its -k keys nodir/x.fit
+# The FIT is written, then the -K DTB fails: neither file changes.
+mkdir kdir
+cp control0.dtb kdir/c.dtb
+cp good.fit keep.fit
+chmod a-w kdir
+if [ "$(id -u)" != 0 ]; then
+	fails 2 "-K DTB not writable" "kdir/c.dtb: cannot create temporary file" \
+		"$VFIT" mkimage -f good.its -k keys -K kdir/c.dtb keep.fit
+	ok "FIT untouched when the DTB fails" cmp keep.fit good.fit
+	ok "DTB untouched" cmp kdir/c.dtb control0.dtb
+fi
+chmod u+w kdir
+# The output is a directory: the rename fails after the temporary exists.
+mkdir isdir.fit
+status 2 "output is a directory" "$VFIT" mkimage -f good.its -k keys isdir.fit
+contains "rename refused" "$T/.out" "isdir.fit: cannot install"
+status 0 "directory untouched" test -z "$(ls -A isdir.fit)"
+ls -A > ls0.txt
+status 1 "no temporary files left" grep "^\\..*\\.[A-Za-z0-9]\\{6\\}$" ls0.txt
+fails 2 "dtc not installed" "good.its: cannot run dtc" env PATH=/nonexistent "$VFIT" mkimage -f good.its x.fit
+fails 2 "-D with shell syntax" "-D: ';' needs a shell" "$VFIT" mkimage -D "-I dts; touch y" -f good.its x.fit
+status 1 "no output after -D refusal" test -e x.fit
 fails 2 "-N" "-N pkcs11: .*not supported yet" "$VFIT" mkimage -N pkcs11 -f good.its -k keys x.fit
 fails 2 "-B without -E" "-B and -p need -E" "$VFIT" mkimage -B 100 -f good.its x.fit
 fails 2 "bad -B" "alignment must be" "$VFIT" mkimage -E -B 3 -f good.its x.fit

@@ -93,4 +93,18 @@ cp short.fit short.orig
 status 1 "truncated external data" "$VFIT" mkimage -q -F short.fit
 contains "names the node" "$T/.out" "short.fit: /images/kernel: external data outside the file"
 ok "truncated FIT unchanged" cmp short.fit short.orig
+# An offset past 2 GiB (U-Boot reads it as a signed int) and a missing size.
+# (fdtput keeps only the FDT: the payloads are put back after it.)
+cp e.fit big.fit
+fdtput -t x big.fit /images/fdt-1 data-offset 80000000
+tail -c +$((t + 1)) e.fit >> big.fit
+cp big.fit big.orig
+status 1 "offset past 2 GiB" "$VFIT" mkimage -q -F big.fit
+contains "offset: names the node" "$T/.out" "big.fit: /images/fdt-1: external data outside the file"
+ok "offset: FIT unchanged" cmp big.fit big.orig
+cp e.fit nosize.fit
+fdtput -d nosize.fit /images/kernel data-size
+tail -c +$((t + 1)) e.fit >> nosize.fit
+status 1 "data-size missing" "$VFIT" mkimage -q -F nosize.fit
+contains "size: names the node" "$T/.out" "nosize.fit: /images/kernel: data-size missing"
 finish

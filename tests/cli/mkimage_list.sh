@@ -66,4 +66,21 @@ status 1 "info DTB without /images" "$VFIT" info plain.dtb
 head -c 100 l.fit > cut.fit
 status 1 "info truncated" "$VFIT" info cut.fit
 status 2 "info usage" "$VFIT" info
+# Anti-rollback index: shown with its counter, its absence warned about.
+contains "no rollback-index warned" info.txt "^  Rollback: +WARNING: no rollback-index \(treated as 0"
+sed 's|kernel = "kernel";|kernel = "kernel"; rollback-index = <7>; rollback-counter = "os";|' l.its > r.its
+ok "build with an index" "$VFIT" mkimage -q -f r.its -k keys --allow-missing-keys r.fit
+ok "info with an index" "$VFIT" info r.fit
+contains "index and counter" "$T/.out" "^  Rollback: +index 7, counter os$"
+sed 's|kernel = "kernel";|kernel = "kernel"; rollback-index = /bits/ 64 <7>;|' l.its > r2.its
+status 1 "mkimage refuses a 64-bit index" "$VFIT" mkimage -q -f r2.its -k keys --allow-missing-keys r2.fit
+contains "names file and node" "$T/.out" "^vfit: r2.its: /configurations/conf-1: rollback-index must be one 32-bit cell$"
+status 1 "nothing written" test -e r2.fit
+sed 's|kernel = "kernel";|kernel = "kernel"; rollback-index = <1>; rollback-counter = "a b";|' l.its > r3.its
+status 1 "mkimage refuses a bad counter name" "$VFIT" mkimage -q -f r3.its -k keys --allow-missing-keys r3.fit
+contains "counter name rule" "$T/.out" "^vfit: r3.its: /configurations/conf-1: rollback-counter must be"
+cp r.fit r2.fit
+fdtput -t x r2.fit /configurations/conf-1 rollback-index 0 7
+ok "info with a bad index" "$VFIT" info r2.fit
+contains "bad index named" "$T/.out" "^  Rollback: +invalid rollback-index \(8 bytes"
 finish
