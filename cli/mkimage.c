@@ -27,6 +27,8 @@ static int usage(FILE *f, int status)
 		"signing options:\n"
 		"  -k keydir   keys as keydir/NAME.key (NAME = key-name-hint), NAME.crt for -K\n"
 		"  -G keyfile  private key for every signature node (when -k is absent)\n"
+		"  -N engine   keys in this OpenSSL engine; pkcs11: -k is a PKCS#11 URI\n"
+		"              (e.g. pkcs11:token=NAME), PIN from MKIMAGE_SIGN_PIN\n"
 		"  -g name     key-name-hint for -f auto;  -o algo  e.g. sha256,rsa2048\n"
 		"  -K dtb      write the public keys into this control DTB;  -r  mark them required\n"
 		"  -c comment  comment in each signature node\n"
@@ -116,10 +118,7 @@ static int parse(int argc, char **argv, struct vfit_mkimage *m, int *list, int *
 		case 'K': m->keydest = optarg; break;
 		case 'r': m->required = 1; break;
 		case 'c': m->comment = optarg; break;
-		case 'N':
-			fprintf(stderr, "vfit: mkimage: -N %s: OpenSSL engine / PKCS#11 signing is "
-					"not supported yet (use -k or -G with key files)\n", optarg);
-			return 2;
+		case 'N': m->engine = optarg; break;
 		case 'E': m->external = 1; break;
 		case 'B':
 			if (hex_arg("-B", optarg, 0x10000000, &v))
@@ -202,6 +201,8 @@ static int check(const struct vfit_mkimage *m, int list)
 		err = "-D is for -f FILE.its";
 	else if (m->required && !m->keydest)
 		err = "-r needs -K";
+	else if (m->engine && !*m->engine)
+		err = "-N needs an engine name";
 	if (err) {
 		fprintf(stderr, "vfit: mkimage: %s\n", err);
 		return 2;

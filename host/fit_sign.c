@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Signing: key material (-k DIR: NAME.key and, for -K, NAME.crt; -G FILE),
+ * Signing: key material (-k DIR: NAME.key and, for -K, NAME.crt; -G FILE;
+ * or keys in an OpenSSL engine with -N, see engine_key_id()),
  * image signatures over a payload digest, configuration signatures over
  * the message of spec 3.4 (built by the device library's own
  * vfit_conf_nodes()/vfit_conf_digest(), so signer and verifier cover the
@@ -45,6 +46,8 @@ struct vfit_signer {
 	uint32_t ts;
 	char last_conf[256];
 	char last_key[256];
+	struct vfit_engine *eng;  /* -N, opened with the first key */
+	int warned;               /* the missing "pkcs11:" prefix was reported */
 };
 
 struct algo {
@@ -75,12 +78,13 @@ void vfit_signer_free(struct vfit_signer *s)
 		EVP_PKEY_free(s->keys[i].pub);
 		EVP_PKEY_free(s->keys[i].priv);
 	}
+	vfit_engine_close(s->eng);
 	free(s);
 }
 
 int vfit_signer_active(const struct vfit_signer *s)
 {
-	return s->m->keydir || s->m->keyfile;
+	return s->m->keydir || s->m->keyfile || s->m->engine;
 }
 
 const char *vfit_signer_last_conf(const struct vfit_signer *s)
@@ -200,6 +204,127 @@ static EVP_PKEY *read_cert_key(const char *path)
 	return k;
 }
 
+static int is_pkcs11(const struct vfit_mkimage *m)
+{
+	return m->engine && !strcmp(m->engine, "pkcs11");
+}
+
+/*
+ * The key id mkimage gives the engine for key NAME.  pkcs11: an RFC 7512
+ * URI, "pkcs11:" + the -k string (prefix added when missing) + the
+ * object unless -k already selects one ("object=" or "id=" anywhere in
+ * it, as mkimage tests it) + ";type=private" or ";type=public"; without
+ * -k "pkcs11:object=NAME;type=...".  Other engines: -k string + NAME, or
+ * the -G value, or NAME; the same id for both halves of the key.
+ */
+static int engine_key_id(struct vfit_signer *s, const char *hint, int public, char *id,
+			 size_t size, struct vfit_err *e)
+{
+	const struct vfit_mkimage *m = s->m;
+	const char *type = public ? "public" : "private", *dir = m->keydir, *pre;
+	int n;
+
+	if (!is_pkcs11(m))
+		n = dir ? snprintf(id, size, "%s%s", dir, hint)
+			: snprintf(id, size, "%s", m->keyfile ? m->keyfile : hint);
+	else if (!dir)
+		n = snprintf(id, size, "pkcs11:object=%s;type=%s", hint, type);
+	else {
+		pre = strncmp(dir, "pkcs11:", 7) ? "pkcs11:" : "";
+		if (*pre && !s->warned++)
+			fprintf(stderr, "vfit: warning: -k %s: not a PKCS#11 URI, using "
+				"'pkcs11:%s'\n", dir, dir);
+		n = strstr(dir, "object=") || strstr(dir, "id=")
+			? snprintf(id, size, "%s%s;type=%s", pre, dir, type)
+			: snprintf(id, size, "%s%s;object=%s;type=%s", pre, dir, hint, type);
+	}
+	if (n < 0 || (size_t)n >= size)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "-N %s: key id for '%s' too long",
+				    m->engine, hint);
+	return 0;
+}
+
+/* -N: the private key and, for -K, the public key, both from the engine. */
+static int engine_keys(struct vfit_signer *s, struct key *k, const char *hint,
+		       struct vfit_err *e)
+{
+	char id[PATH_MAX];
+
+	if (!s->eng) {
+		s->eng = vfit_engine_open(s->m->engine, e);
+		if (!s->eng)
+			return -1;
+	}
+	if (engine_key_id(s, hint, 0, id, sizeof(id), e))
+		return -1;
+	k->priv = vfit_engine_key(s->eng, id, 0, e);
+	if (!k->priv)
+		return -1;
+	if (!EVP_PKEY_is_a(k->priv, "RSA"))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "-N %s: '%s' is not an RSA key",
+				    s->m->engine, id);
+	if (!s->m->keydest)
+		return 0;
+	if (engine_key_id(s, hint, 1, id, sizeof(id), e))
+		return -1;
+	k->pub = vfit_engine_key(s->eng, id, 1, e);
+	return k->pub ? 0 : -1;
+}
+
+/*
+ * Key files: -k DIR (DIR/NAME.key, and DIR/NAME.crt for -K) or -G FILE.
+ * Returns 1 with *skip set when the key is missing and
+ * --allow-missing-keys was given.
+ */
+static int file_keys(struct vfit_signer *s, struct key *k, const char *name, const void *fit,
+		     int node, const char *hint, int *skip, struct vfit_err *e)
+{
+	const struct vfit_mkimage *m = s->m;
+	char path[PATH_MAX];
+	int n;
+
+	n = m->keydir ? snprintf(path, sizeof(path), "%s/%s.key", m->keydir, hint)
+		      : snprintf(path, sizeof(path), "%s", m->keyfile);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: key path too long", name,
+				    vfit_node_path(fit, node));
+	if (access(path, F_OK)) {
+		if (m->allow_missing_keys) {
+			fprintf(stderr, "vfit: %s: %s: key '%s' not found (%s); left unsigned\n",
+				name, vfit_node_path(fit, node), k->name, path);
+			*skip = 1;
+			return 1;
+		}
+		return vfit_err_set(e, VFIT_EXIT_USAGE,
+				    "%s: %s: key '%s' not found: no %s (use --allow-missing-keys "
+				    "to leave such nodes unsigned)", name, vfit_node_path(fit, node),
+				    k->name, path);
+	}
+	k->priv = read_private(path);
+	if (!k->priv)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: cannot read a PEM private key",
+				    path);
+	if (!EVP_PKEY_is_a(k->priv, "RSA"))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not an RSA key", path);
+	if (!m->keydest)
+		return 0;
+	/* -K: mkimage takes the public key from NAME.crt; -G has no certificate. */
+	if (!m->keydir) {
+		EVP_PKEY_up_ref(k->priv);
+		k->pub = k->priv;
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/%s.crt", m->keydir, hint);
+	k->pub = read_cert_key(path);
+	if (!k->pub)
+		return vfit_err_set(e, VFIT_EXIT_USAGE,
+				    "%s: cannot read the certificate for key '%s' (-K)", path, hint);
+	if (EVP_PKEY_eq(k->pub, k->priv) != 1)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: certificate does not match %s/%s.key",
+				    path, m->keydir, hint);
+	return 0;
+}
+
 /*
  * The key for a signature node, loaded once per name.  Returns NULL with
  * *skip set when the key is missing and --allow-missing-keys was given.
@@ -209,13 +334,13 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 {
 	const struct vfit_mkimage *m = s->m;
 	const char *hint = vfit_fdt_str(fit, node, "key-name-hint");
-	const char *id = m->keydir ? hint : m->keyfile;
-	char path[PATH_MAX];
+	/* What names the key: the -G file when it alone identifies it, else the hint. */
+	const char *id = !m->keydir && m->keyfile && !is_pkcs11(m) ? m->keyfile : hint;
 	struct key *k;
-	int i, n;
+	int i, r;
 
 	*skip = 0;
-	if (!hint && (m->keydir || m->keydest))
+	if (!id || (!hint && (m->keydir || m->keydest)))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: key-name-hint missing", name,
 				    vfit_node_path(fit, node)), NULL;
 	for (i = 0; i < s->nkeys; i++)
@@ -232,50 +357,14 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 	if (!k->name)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory"), NULL;
 	s->nkeys++;
-	n = m->keydir ? snprintf(path, sizeof(path), "%s/%s.key", m->keydir, hint)
-		      : snprintf(path, sizeof(path), "%s", m->keyfile);
-	if (n < 0 || (size_t)n >= sizeof(path))
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: key path too long", name,
-				    vfit_node_path(fit, node)), NULL;
-	if (access(path, F_OK)) {
-		if (m->allow_missing_keys) {
-			fprintf(stderr, "vfit: %s: %s: key '%s' not found (%s); left unsigned\n",
-				name, vfit_node_path(fit, node), hint ? hint : id, path);
-			*skip = 1;
-			return NULL;
-		}
-		return vfit_err_set(e, VFIT_EXIT_USAGE,
-				    "%s: %s: key '%s' not found: no %s (use --allow-missing-keys "
-				    "to leave such nodes unsigned)", name, vfit_node_path(fit, node),
-				    hint ? hint : id, path), NULL;
-	}
-	k->priv = read_private(path);
-	if (!k->priv)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: cannot read a PEM private key",
-				    path), NULL;
-	if (!EVP_PKEY_is_a(k->priv, "RSA"))
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not an RSA key", path), NULL;
-	if (!m->keydest)
-		return k;
-	/* -K: mkimage takes the public key from NAME.crt; -G has no certificate. */
-	if (m->keydir) {
-		snprintf(path, sizeof(path), "%s/%s.crt", m->keydir, hint);
-		k->pub = read_cert_key(path);
-		if (!k->pub)
-			return vfit_err_set(e, VFIT_EXIT_USAGE,
-					    "%s: cannot read the certificate for key '%s' (-K)",
-					    path, hint), NULL;
-		if (EVP_PKEY_eq(k->pub, k->priv) != 1)
-			return vfit_err_set(e, VFIT_EXIT_REJECT,
-					    "%s: certificate does not match %s/%s.key", path,
-					    m->keydir, hint), NULL;
-	} else {
-		EVP_PKEY_up_ref(k->priv);
-		k->pub = k->priv;
-	}
-	if (vfit_rsa_pub_from_pkey(k->pub, &k->rsa, e))
+	r = m->engine ? engine_keys(s, k, id, e) : file_keys(s, k, name, fit, node, hint, skip, e);
+	if (r)
 		return NULL;
-	k->have_rsa = 1;
+	if (k->pub) {
+		if (vfit_rsa_pub_from_pkey(k->pub, &k->rsa, e))
+			return NULL;
+		k->have_rsa = 1;
+	}
 	return k;
 }
 

@@ -149,6 +149,19 @@ int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, struct vfit_s
 const char *vfit_signer_last_conf(const struct vfit_signer *s);
 const char *vfit_signer_last_key(const struct vfit_signer *s);
 
+/*
+ * Keys in an OpenSSL engine (-N, host/engine.c): the engine stays open
+ * for as long as keys loaded from it are used.  MKIMAGE_SIGN_PIN is
+ * given to it as its PIN.
+ */
+struct vfit_engine;
+struct evp_pkey_st;
+struct vfit_engine *vfit_engine_open(const char *id, struct vfit_err *e);
+/* The private key, or with public != 0 the public key, named key_id. */
+struct evp_pkey_st *vfit_engine_key(struct vfit_engine *g, const char *key_id, int public,
+				    struct vfit_err *e);
+void vfit_engine_close(struct vfit_engine *g);
+
 /* Shared helpers. */
 /* SOURCE_DATE_EPOCH (must be a number) or now. */
 int vfit_timestamp(uint32_t *t, struct vfit_err *e);

@@ -148,6 +148,7 @@ struct vfit_mkimage {
 	const char *algo;         /* -o */
 	const char *keydest;      /* -K */
 	const char *comment;      /* -c */
+	const char *engine;       /* -N: OpenSSL engine holding the keys */
 	int required;             /* -r */
 	int allow_missing_keys;   /* --allow-missing-keys: skip unsigned nodes like mkimage */
 	int touch;                /* -t */

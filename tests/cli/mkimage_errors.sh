@@ -81,7 +81,7 @@ status 1 "no temporary files left" grep "^\\..*\\.[A-Za-z0-9]\\{6\\}$" ls0.txt
 fails 2 "dtc not installed" "good.its: cannot run dtc" env PATH=/nonexistent "$VFIT" mkimage -f good.its x.fit
 fails 2 "-D with shell syntax" "-D: ';' needs a shell" "$VFIT" mkimage -D "-I dts; touch y" -f good.its x.fit
 status 1 "no output after -D refusal" test -e x.fit
-fails 2 "-N" "-N pkcs11: .*not supported yet" "$VFIT" mkimage -N pkcs11 -f good.its -k keys x.fit
+fails 2 "-N unknown engine" "-N nosuch: OpenSSL engine not available" "$VFIT" mkimage -N nosuch -f good.its -k keys x.fit
 fails 2 "-B without -E" "-B and -p need -E" "$VFIT" mkimage -B 100 -f good.its x.fit
 fails 2 "bad -B" "alignment must be" "$VFIT" mkimage -E -B 3 -f good.its x.fit
 fails 2 "bad hex" "-p: invalid hex number 'zz'" "$VFIT" mkimage -E -p zz -f good.its x.fit
