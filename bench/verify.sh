@@ -3,7 +3,7 @@
 # `vfit verify` against OpenSSL in the same run:
 #  1. a configuration-signed FIT (sha256,rsa2048) with a 64 MiB kernel,
 #     vfit verify (whole command) vs `openssl dgst -sha256` of the same
-#     64 MiB; goal <= 1.05x.
+#     64 MiB; goal <= 1.05x (and `sha256sum`, for scale).
 #  2. the configuration check alone (FIT with tiny images, library call
 #     vfit_verify() in a loop) vs one OpenSSL RSA-2048 verify (EVP).
 # Best of several runs each.  Needs $BUILD/vfit and $BUILD/libvfit.a.
@@ -73,6 +73,7 @@ mkimage -f small.its -k . -K small.dtb -r small.fit >/dev/null
 cat big.fit kernel.bin >/dev/null
 v=$(best "$VFIT" verify -f big.fit -k ctl.dtb)
 o=$(best openssl dgst -sha256 kernel.bin)
+s=$(best sha256sum kernel.bin)
 
 # The configuration check alone, as a library call.
 cat > lib.c <<'C'
@@ -145,10 +146,12 @@ C
 cc -O2 -I"$ROOT/include" -o lib lib.c "$BUILD/libvfit.a" -lfdt -lcrypto
 set -- $(./lib)
 
-awk -v v="$v" -v o="$o" -v cv="$1" -v co="$2" 'BEGIN {
+awk -v v="$v" -v o="$o" -v s="$s" -v cv="$1" -v co="$2" 'BEGIN {
 	printf "  %-46s %12s %12s %8s\n", "case", "vfit", "openssl", "ratio"
 	printf "  %-46s %10.1f ms %10.1f ms %7.2fx   (goal <= 1.05x)\n",
 		"64 MiB kernel: vfit verify vs dgst -sha256", v / 1000, o / 1000, v / o
+	printf "  %-46s %10.1f ms %10.1f ms %7.2fx   (sha256sum in the openssl column)\n",
+		"64 MiB kernel: vfit verify vs sha256sum", v / 1000, s / 1000, v / s
 	printf "  %-46s %10.1f us %10.1f us %7.2fx\n",
 		"config check alone vs one RSA-2048 verify", cv / 1000, co / 1000, cv / co
 }'
