@@ -2,11 +2,13 @@
 /*
  * The boot flow's platform on a host: storage, state, switch and counters
  * are files of a device directory (layout in include/vfit/boot_sim.h),
- * RAM is one anonymous mapping, and FITs are "read" into the staging area
- * by mapping their files there (no copy: the verifier hashes the page
- * cache directly, which keeps the simulator's overhead out of the boot
- * timings).  Every write is atomic: temporary file, fsync, rename, fsync
- * of the directory.
+ * RAM is one anonymous mapping, and FITs are read (copied) into the
+ * staging area.  A copy, not a mapping of the file: the flow verifies the
+ * bytes in RAM and then loads from them, so they must be a snapshot that
+ * storage written later cannot change (a MAP_PRIVATE mapping shows later
+ * writes to the file in every page not yet copied, and faults with SIGBUS
+ * when the file shrinks).  Every write is atomic: temporary file, fsync,
+ * rename, fsync of the directory.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,9 +26,6 @@
 
 #include "vfit/boot_sim.h"
 
-#define PAGE 4096u
-/* Small objects are copied; large ones mapped. */
-#define MAP_MIN (64u * 1024)
 
 static void step(struct vfit_boot_sim *s)
 {
@@ -76,13 +75,13 @@ static int fsync_dir(const char *path)
 	return rc;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
+/* All len bytes through read() or write(), resuming after short transfers and EINTR. */
+static int xfer_all(int fd, uint8_t *p, size_t len, bool wr)
 {
-	const uint8_t *p = buf;
 	ssize_t n;
 
 	while (len) {
-		n = write(fd, p, len);
+		n = wr ? write(fd, p, len) : read(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -104,7 +103,7 @@ int vfit_boot_sim_write_file(struct vfit_boot_sim *s, const char *path, const vo
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -1;
-	if (write_all(fd, buf, len) || fsync(fd)) {
+	if (xfer_all(fd, (uint8_t *)(uintptr_t)buf, len, true) || fsync(fd)) {
 		close(fd);
 		unlink(tmp);
 		return -1;
@@ -131,37 +130,25 @@ static int remove_file(struct vfit_boot_sim *s, const char *path)
 
 /* ---- ops --------------------------------------------------------------- */
 
-static int read_at(int fd, void *dst, size_t len)
-{
-	uint8_t *p = dst;
-	ssize_t n;
-
-	while (len) {
-		n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
- * Maps every page for reading (MAP_POPULATE would fault a private writable
- * mapping for writing, copying every page); one read per page where the
- * kernel lacks MADV_POPULATE_READ.
+ * Opens a regular file of the device for reading.  O_NONBLOCK because the
+ * directory is storage the attacker controls: a FIFO put there would
+ * otherwise block open() until a writer appears, hanging the boot.
+ * Returns the fd (and its status in *st), or -1 with errno (ENOENT:
+ * absent; EINVAL: not a regular file).
  */
-static void page_in(void *p, size_t len)
+static int open_regular(const char *path, struct stat *st)
 {
-	const volatile uint8_t *b = p;
-	size_t off;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 
-	if (!madvise(p, len, MADV_POPULATE_READ))
-		return;
-	for (off = 0; off < len; off += PAGE)
-		(void)b[off];
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
 }
 
 static int sim_read(void *plat, enum vfit_boot_obj obj, unsigned int slot, unsigned int stage,
@@ -173,29 +160,15 @@ static int sim_read(void *plat, enum vfit_boot_obj obj, unsigned int slot, unsig
 	int fd, rc = VFIT_BOOT_IO_OK;
 
 	vfit_boot_sim_path(s, path, sizeof(path), obj, slot, stage);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path, &st);
 	if (fd < 0)
 		return errno == ENOENT ? VFIT_BOOT_IO_ABSENT : VFIT_BOOT_IO_ERROR;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		rc = VFIT_BOOT_IO_ERROR;
-	} else if ((uint64_t)st.st_size > cap) {
+	if ((uint64_t)st.st_size > cap) {
 		rc = VFIT_BOOT_IO_BIG;
 	} else {
 		*len = (size_t)st.st_size;
-		if (*len >= MAP_MIN && !((uintptr_t)dst % PAGE)) {
-			/*
-			 * Mapped, not copied.  With prefault the pages are
-			 * mapped here (the read phase); otherwise they come in
-			 * as the verifier hashes them.
-			 */
-			if (mmap(dst, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd, 0) ==
-			    MAP_FAILED)
-				rc = VFIT_BOOT_IO_ERROR;
-			else if (s->prefault)
-				page_in(dst, *len);
-		} else if (read_at(fd, dst, *len)) {
+		if (xfer_all(fd, dst, *len, false))
 			rc = VFIT_BOOT_IO_ERROR;
-		}
 	}
 	close(fd);
 	return rc;
@@ -220,11 +193,12 @@ static int sim_state_read(void *plat, void *buf, size_t cap, size_t *len)
 {
 	struct vfit_boot_sim *s = plat;
 	char path[PATH_MAX];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/state", s->dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path, &st);
 	if (fd < 0)
 		return errno == ENOENT ? VFIT_BOOT_IO_ABSENT : VFIT_BOOT_IO_ERROR;
 	n = read(fd, buf, cap);
@@ -273,17 +247,18 @@ static int sim_counter_advance(void *plat, const char *name, uint64_t value)
 static bool sim_dev_mode(void *plat)
 {
 	struct vfit_boot_sim *s = plat;
-	char path[PATH_MAX], buf[8] = { 0 };
-	FILE *f;
+	char path[PATH_MAX], buf[4];
+	struct stat st;
+	ssize_t n;
+	int fd;
 
 	snprintf(path, sizeof(path), "%s/dev-mode", s->dir);
-	f = fopen(path, "r");
-	if (!f)
+	fd = open_regular(path, &st);
+	if (fd < 0)
 		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = 0;
-	fclose(f);
-	return !strncmp(buf, "open", 4);
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n == (ssize_t)sizeof(buf) && !memcmp(buf, "open", 4);
 }
 
 static void sim_print(void *plat, const char *line)
@@ -381,7 +356,6 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a device directory", dir);
 	s->crash_after = crash ? atoi(crash) : 0;
-	s->prefault = prefault;
 	ram = mmap(NULL, VFIT_SIM_RAM_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (prefault ? MAP_POPULATE : 0), -1, 0);
 	if (ram == MAP_FAILED)

@@ -14,8 +14,6 @@
 
 #include "boot_int.h"
 
-#define PAGE 4096u
-
 /* Character arrays, not pointers: no relocated data in the library. */
 static const char slot_label[VFIT_BOOT_SLOTS][7] = { "slot A", "slot B" };
 
@@ -39,20 +37,15 @@ static void say2(const struct vfit_boot *b, const char *a, const char *c)
 
 /* ---- platform checks and state ---------------------------------------- */
 
-static bool within(uint64_t a, uint64_t as, uint64_t base, uint64_t size)
-{
-	return a >= base && a - base <= size && as <= size - (a - base);
-}
-
 static bool layout_ok(const struct vfit_boot_ops *o)
 {
 	if (!o->read || !o->state_read || !o->state_write || !o->print || !o->ram ||
 	    !o->ram_size || o->ram_base + o->ram_size < o->ram_base)
 		return false;
-	if (!within(o->loader_addr, o->loader_size, o->ram_base, o->ram_size) ||
-	    !within(o->fit_addr, o->fit_size, o->ram_base, o->ram_size) ||
-	    o->loader_size < VFIT_WS_SIZE || (o->fit_addr - o->ram_base) % PAGE ||
-	    (o->loader_addr - o->ram_base) % PAGE)
+	if (!vfit_boot_within(o->loader_addr, o->loader_size, o->ram_base, o->ram_size) ||
+	    !vfit_boot_within(o->fit_addr, o->fit_size, o->ram_base, o->ram_size) ||
+	    o->loader_size < VFIT_WS_SIZE || (o->fit_addr - o->ram_base) % VFIT_BOOT_PAGE ||
+	    (o->loader_addr - o->ram_base) % VFIT_BOOT_PAGE)
 		return false;
 	return o->fit_addr + o->fit_size <= o->loader_addr ||
 	       o->loader_addr + o->loader_size <= o->fit_addr;
@@ -246,6 +239,12 @@ static bool try_slot(struct vfit_boot *b, const struct vfit_flow *f, unsigned in
 			return false;
 		}
 	}
+	/*
+	 * No counter moves here, not even for a good slot: "good" comes from
+	 * the state blob, which storage can forge and which defaults to "both
+	 * good" when corrupted -- an unconfirmed new image would then lock the
+	 * old one out.  Only the OS's mark-good advances counters.
+	 */
 	if (st->status[s] == VFIT_SLOT_TRYING) {
 		struct vfit_line l;
 
@@ -256,8 +255,6 @@ static bool try_slot(struct vfit_boot *b, const struct vfit_flow *f, unsigned in
 		vfit_line_u32(&l, st->tries[s]);
 		vfit_line_str(&l, " attempts left after this boot; run mark-good to confirm");
 		vfit_line_print(b, &l);
-	} else if (vfit_boot_advance(b)) {
-		vfit_boot_say(b, "   rollback counters could not be advanced (will retry)");
 	}
 	return true;
 }

@@ -13,8 +13,6 @@
 
 #include "boot_int.h"
 
-#define PAGE 4096u
-
 static uint64_t now(const struct vfit_boot *b)
 {
 	return b->ops->now_ns ? b->ops->now_ns(b->ops->plat) : 0;
@@ -235,10 +233,14 @@ static void default_name(char *out, unsigned int stage, bool final, bool recover
 /*
  * rollback-index of the selected configuration, trusted only when a
  * configuration signature covered it (spec 11.2); checked against the
- * stored counter of its name.
+ * stored counter of its name.  A counter that cannot be read blocks the
+ * boot as VFIT_WALK_IO: the store failed, not the slot, so the slot must
+ * not be marked bad for it (a passing TPM fault would otherwise leave the
+ * device on recovery for good).
  */
-static bool rollback(struct vfit_boot *b, const uint8_t *fit, struct vfit_boot_counter *c,
-		     unsigned int stage, bool final, bool recovery, struct vfit_line *why)
+static enum vfit_walk rollback(struct vfit_boot *b, const uint8_t *fit,
+			       struct vfit_boot_counter *c, unsigned int stage, bool final,
+			       bool recovery, struct vfit_line *why)
 {
 	const struct vfit_boot_ops *o = b->ops;
 	int node = b->res.conf_node, len;
@@ -251,14 +253,14 @@ static bool rollback(struct vfit_boot *b, const uint8_t *fit, struct vfit_boot_c
 	if (name) {
 		if (!counter_name_ok(name, len)) {
 			vfit_line_str(why, "rollback-counter must be 1..31 characters of [A-Za-z0-9._-]");
-			return false;
+			return VFIT_WALK_REJECT;
 		}
 		memcpy(c->name, name, (size_t)len);
 	}
 	idx = fdt_getprop(fit, node, "rollback-index", &len);
 	if (idx && len != 4) {
 		vfit_line_str(why, "rollback-index must be one 32-bit cell");
-		return false;
+		return VFIT_WALK_REJECT;
 	}
 	vfit_line_init(&l);
 	if (idx && conf_signed(&b->res))
@@ -271,7 +273,7 @@ static bool rollback(struct vfit_boot *b, const uint8_t *fit, struct vfit_boot_c
 			vfit_line_str(why, "rollback counter '");
 			vfit_line_str(why, c->name);
 			vfit_line_str(why, "' cannot be read (refusing to guess)");
-			return false;
+			return VFIT_WALK_IO;
 		}
 		c->has_counter = true;
 		if (c->index < c->counter) {
@@ -282,7 +284,7 @@ static bool rollback(struct vfit_boot *b, const uint8_t *fit, struct vfit_boot_c
 			vfit_line_str(why, " for '");
 			vfit_line_str(why, c->name);
 			vfit_line_str(why, "'");
-			return false;
+			return VFIT_WALK_REJECT;
 		}
 	}
 	vfit_line_str(&l, "   Rollback index ");
@@ -297,7 +299,7 @@ static bool rollback(struct vfit_boot *b, const uint8_t *fit, struct vfit_boot_c
 	vfit_line_str(&l, c->name);
 	vfit_line_str(&l, "' OK");
 	vfit_line_print(b, &l);
-	return true;
+	return VFIT_WALK_OK;
 }
 
 int vfit_boot_advance(struct vfit_boot *b)
@@ -341,8 +343,8 @@ static uint64_t staging_room(const struct vfit_boot *b)
 }
 
 /*
- * Puts stage `stage` of the chain into the staging area and reserves it.
- * Returns its bus address through *addr.
+ * Puts stage `stage` of the chain into the staging area (reserved as a
+ * whole, so no image can lie there).  Returns its bus address through *addr.
  */
 static enum vfit_walk stage_in(struct vfit_boot *b, const struct vfit_chain *c,
 			       unsigned int stage, enum vfit_boot_obj obj, uint64_t *addr,
@@ -377,20 +379,8 @@ static enum vfit_walk stage_in(struct vfit_boot *b, const struct vfit_chain *c,
 			return VFIT_WALK_IO;
 		}
 	}
-	if (!vfit_boot_reserve(b, *addr, *len, "FIT", why))
-		return VFIT_WALK_REJECT;
-	b->fit_next += (*len + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+	b->fit_next += (*len + VFIT_BOOT_PAGE - 1) & ~(uint64_t)(VFIT_BOOT_PAGE - 1);
 	return VFIT_WALK_OK;
-}
-
-static const struct vfit_image *image_of(const struct vfit_verify_result *res, const char *prop)
-{
-	unsigned int i;
-
-	for (i = 0; i < res->nimages; i++)
-		if (!strcmp(res->image[i].prop, prop) && !res->image[i].index)
-			return &res->image[i];
-	return NULL;
 }
 
 static void announce(const struct vfit_boot *b, const char *what, uint64_t addr)
@@ -417,8 +407,8 @@ static void announce(const struct vfit_boot *b, const char *what, uint64_t addr)
 static bool hand_over(struct vfit_boot *b, uint64_t load_from, const void **ctl,
 		      size_t *ctl_len, struct vfit_line *why)
 {
-	const struct vfit_image *fw = image_of(&b->res, "firmware");
-	const struct vfit_image *dtb = image_of(&b->res, "fdt");
+	const struct vfit_image *fw = vfit_boot_image(&b->res, "firmware");
+	const struct vfit_image *dtb = vfit_boot_image(&b->res, "fdt");
 	uint8_t *next;
 	uint64_t size;
 
@@ -511,11 +501,12 @@ enum vfit_walk vfit_boot_walk(struct vfit_boot *b, const struct vfit_flow *f,
 		}
 		tick(b, stage - 1, VFIT_BOOT_T_VERIFY, &t0);
 		b->bytes_verified += len;
-		k = image_of(&b->res, "kernel");
-		if (!rollback(b, stage_fit[stage - 1], &b->counter[stage - 1], stage, k != NULL,
-			      false, &why)) {
+		k = vfit_boot_image(&b->res, "kernel");
+		w = rollback(b, stage_fit[stage - 1], &b->counter[stage - 1], stage, k != NULL,
+			     false, &why);
+		if (w) {
 			vfit_boot_reason(b, &why);
-			return VFIT_WALK_REJECT;
+			return w;
 		}
 		b->ncounters = stage;
 		if (k) {
@@ -538,7 +529,7 @@ enum vfit_walk vfit_boot_walk(struct vfit_boot *b, const struct vfit_flow *f,
 		tick(b, stage - 1, VFIT_BOOT_T_LOAD, &t0);
 		vfit_line_init(&origin);
 		vfit_line_str(&origin, "fdt '");
-		vfit_line_str(&origin, image_of(&b->res, "fdt")->name);
+		vfit_line_str(&origin, vfit_boot_image(&b->res, "fdt")->name);
 		vfit_line_str(&origin, "' verified in stage ");
 		vfit_line_u32(&origin, stage);
 		vfit_line_str(&origin, by_user ? " (by a user key)" : "");
@@ -589,14 +580,15 @@ enum vfit_walk vfit_boot_recovery(struct vfit_boot *b, const struct vfit_flow *f
 	tick(b, ts, VFIT_BOOT_T_VERIFY, &t0);
 	b->bytes_verified += len;
 	b->ncounters = 0;
-	if (!image_of(&b->res, "kernel")) {
+	if (!vfit_boot_image(&b->res, "kernel")) {
 		vfit_line_str(&why, "configuration has no kernel");
 		vfit_boot_reason(b, &why);
 		return VFIT_WALK_REJECT;
 	}
-	if (!rollback(b, fit, &b->counter[0], 1, true, true, &why)) {
+	w = rollback(b, fit, &b->counter[0], 1, true, true, &why);
+	if (w) {
 		vfit_boot_reason(b, &why);
-		return VFIT_WALK_REJECT;
+		return w;
 	}
 	announce(b, "recovery kernel", addr);
 	if (!vfit_boot_load_images(b, addr, &why)) {

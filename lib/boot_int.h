@@ -5,6 +5,18 @@
 
 #include "vfit/boot.h"
 
+/* FIT staging addresses and the RAM layout are aligned to this. */
+#define VFIT_BOOT_PAGE 4096u
+
+/*
+ * [a, a+as) lies inside [base, base+size).  Written without a+as or
+ * base+size, either of which may wrap around 2^64 for hostile values.
+ */
+static inline bool vfit_boot_within(uint64_t a, uint64_t as, uint64_t base, uint64_t size)
+{
+	return a >= base && a - base <= size && as <= size - (a - base);
+}
+
 /*
  * Console lines are built piecewise (the library has no printf): text is
  * appended and silently truncated at the buffer's end, never overrun.
@@ -50,6 +62,8 @@ bool vfit_boot_reserve(struct vfit_boot *b, uint64_t addr, uint64_t size, const 
 		       struct vfit_line *why);
 /* Pointer to bus address addr (must lie in RAM). */
 uint8_t *vfit_boot_ram(const struct vfit_boot *b, uint64_t addr);
+/* First image the configuration references through prop (index 0), or NULL. */
+const struct vfit_image *vfit_boot_image(const struct vfit_verify_result *res, const char *prop);
 /* Loads the verified images of the configuration in b->res (the final stage). */
 bool vfit_boot_load_images(struct vfit_boot *b, uint64_t fit_addr, struct vfit_line *why);
 /* Loads one verified image to its load address (non-final stages). */

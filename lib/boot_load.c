@@ -2,7 +2,8 @@
 /*
  * Placing verified images in RAM.  Every byte written during a boot is
  * first reserved here: the range must lie inside RAM and must not touch
- * the loader region, a FIT in the staging area, or any image placed
+ * the loader region, the FIT staging area (all of it: a later stage's FIT
+ * is read there, over whatever an image left in its way), or any image placed
  * before it in this boot -- including the earlier stages' firmware and
  * control DTBs, which are "running".  That is the fence the 2018 bootm
  * bugs lacked (CVE-2018-18439/18440: a FIT or image loaded over U-Boot
@@ -16,11 +17,13 @@ void vfit_boot_ranges_reset(struct vfit_boot *b)
 {
 	const struct vfit_boot_ops *o = b->ops;
 
-	b->nranges = 0;
 	b->range[0].addr = o->loader_addr;
 	b->range[0].size = o->loader_size;
 	b->range[0].what = "loader";
-	b->nranges = 1;
+	b->range[1].addr = o->fit_addr;
+	b->range[1].size = o->fit_size;
+	b->range[1].what = "FIT staging area";
+	b->nranges = 2;
 	b->fit_next = o->fit_addr;
 }
 
@@ -39,13 +42,9 @@ static void why_range(struct vfit_line *why, const char *what, uint64_t addr, ui
 	vfit_line_str(why, ")");
 }
 
-/* [addr, addr+size) lies in RAM (no wrap-around). */
 static bool in_ram(const struct vfit_boot *b, uint64_t addr, uint64_t size)
 {
-	const struct vfit_boot_ops *o = b->ops;
-
-	return addr >= o->ram_base && addr - o->ram_base <= o->ram_size &&
-	       size <= o->ram_size - (addr - o->ram_base);
+	return vfit_boot_within(addr, size, b->ops->ram_base, b->ops->ram_size);
 }
 
 bool vfit_boot_reserve(struct vfit_boot *b, uint64_t addr, uint64_t size, const char *what,
@@ -101,6 +100,15 @@ static uint64_t room_at(const struct vfit_boot *b, uint64_t addr)
 	return end - addr;
 }
 
+/* "<prop> '<name>'": which image a reason is about. */
+static void why_image(struct vfit_line *why, const struct vfit_image *img)
+{
+	vfit_line_str(why, img->prop);
+	vfit_line_str(why, " '");
+	vfit_line_str(why, img->name);
+	vfit_line_str(why, "'");
+}
+
 static bool comp_kind(const char *c, enum vfit_boot_comp *kind)
 {
 	if (!c || !strcmp(c, "none"))
@@ -128,10 +136,8 @@ static bool decompress(struct vfit_boot *b, const struct vfit_image *img,
 	}
 	if (!o->decompress || o->decompress(o->plat, kind, img->data, img->size,
 					    vfit_boot_ram(b, img->load), (size_t)room, &out)) {
-		vfit_line_str(why, img->prop);
-		vfit_line_str(why, " '");
-		vfit_line_str(why, img->name);
-		vfit_line_str(why, "': ");
+		why_image(why, img);
+		vfit_line_str(why, ": ");
 		vfit_line_str(why, img->compression);
 		vfit_line_str(why, " data does not decompress into the ");
 		vfit_line_u32(why, (uint32_t)(room >> 10));
@@ -158,10 +164,8 @@ bool vfit_boot_load_one(struct vfit_boot *b, const struct vfit_image *img,
 	if (comp_kind(img->compression, &kind)) {
 		if (strcmp(img->prop, "kernel") ||
 		    (strcmp(img->compression, "gzip") && strcmp(img->compression, "lz4"))) {
-			vfit_line_str(why, img->prop);
-			vfit_line_str(why, " '");
-			vfit_line_str(why, img->name);
-			vfit_line_str(why, "': compression '");
+			why_image(why, img);
+			vfit_line_str(why, ": compression '");
 			vfit_line_str(why, img->compression);
 			vfit_line_str(why, "' is not supported for this image");
 			return false;
@@ -180,8 +184,7 @@ bool vfit_boot_load_one(struct vfit_boot *b, const struct vfit_image *img,
 	return true;
 }
 
-/* First image referenced by prop (index 0), or NULL. */
-static const struct vfit_image *find(const struct vfit_verify_result *res, const char *prop)
+const struct vfit_image *vfit_boot_image(const struct vfit_verify_result *res, const char *prop)
 {
 	unsigned int i;
 
@@ -200,7 +203,7 @@ static uint64_t in_place(const struct vfit_image *img, uint64_t fit_addr)
 bool vfit_boot_load_images(struct vfit_boot *b, uint64_t fit_addr, struct vfit_line *why)
 {
 	const struct vfit_verify_result *res = &b->res;
-	const struct vfit_image *img, *k = find(res, "kernel");
+	const struct vfit_image *img, *k = vfit_boot_image(res, "kernel");
 	unsigned int i, j;
 	uint64_t size;
 
@@ -225,13 +228,13 @@ bool vfit_boot_load_images(struct vfit_boot *b, uint64_t fit_addr, struct vfit_l
 	}
 	b->kernel_addr = k->load;
 	b->entry = k->has_entry ? k->entry : k->load;
-	img = find(res, "fdt");
+	img = vfit_boot_image(res, "fdt");
 	b->has_fdt = img != NULL;
 	if (img) {
 		b->fdt_addr = img->has_load ? img->load : in_place(img, fit_addr);
 		b->fdt_size = img->size;
 	}
-	img = find(res, "ramdisk");
+	img = vfit_boot_image(res, "ramdisk");
 	b->has_ramdisk = img != NULL;
 	if (img) {
 		b->ramdisk_addr = img->has_load ? img->load : in_place(img, fit_addr);

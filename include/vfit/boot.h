@@ -25,7 +25,7 @@
 /* Reasons kept for the halt report, and their length. */
 #define VFIT_BOOT_MAX_REASONS 16
 #define VFIT_BOOT_REASON_LEN 160
-/* Load ranges reserved during one boot (loader, FITs, loaded images). */
+/* Load ranges reserved during one boot (loader, FIT staging area, loaded images). */
 #define VFIT_BOOT_MAX_RANGES (4 + VFIT_BOOT_MAX_STAGES * (1 + VFIT_MAX_IMAGES))
 /* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (as the host stores). */
 #define VFIT_BOOT_COUNTER_NAME 32

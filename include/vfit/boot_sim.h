@@ -38,16 +38,14 @@ struct vfit_boot_sim {
 	int crash_after;               /* 0: never */
 	int steps;                     /* durable steps done */
 	int ctr_error;                 /* a counter op failed (message printed) */
-	bool prefault;                 /* RAM and FIT mappings populated up front */
 };
 
 /*
  * Opens the device at dir: maps the RAM, and opens the counter store --
  * the TPM through tcti when given, else DIR/counters.  With prefault the
- * RAM is populated at once and FITs are paged in when read, so timings
- * measure the flow rather than the host's first-touch page faults (a
- * device's RAM has none); it costs 256 MiB of memory.  Returns 0, or -1
- * with e set.
+ * RAM is populated at once, so timings measure the flow rather than the
+ * host's first-touch page faults (a device's RAM has none); it costs
+ * 256 MiB of memory.  Returns 0, or -1 with e set.
  */
 int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
 		       bool prefault, struct vfit_err *e);

@@ -36,6 +36,17 @@ status 2 "unknown command" "$VFIT" boot --device "$D" frobnicate
 # No bypass: there is no option or command that boots without verification.
 status 2 "no verify=no" "$VFIT" boot --device "$D" --no-verify
 
+# ---- storage that is not a file: a FIFO in place of a FIT or the state ---------------
+# Opening a FIFO for reading would wait for a writer forever: a hang, not a boot.
+rm -rf "$T/fifo" && cp -a "$D" "$T/fifo"
+rm "$T/fifo/slot-a/stage2.fit" "$T/fifo/state" &&
+	mkfifo "$T/fifo/slot-a/stage2.fit" "$T/fifo/state" "$T/fifo/dev-mode"
+status 0 "FIFOs: no hang, slot B boots" timeout 20 "$VFIT" boot --device "$T/fifo"
+contains "FIFO is a read error" "$T/.out" "^slot A stage 2: read error"
+contains "FIFO state not trusted" "$T/.out" "^State: unreadable or corrupted"
+contains "FIFO switch reads closed" "$T/.out" "^Developer mode: off"
+contains "FIFO: slot B" "$T/.out" "^Starting kernel at 80080000"
+
 # ---- tampered kernel in slot A: slot B boots --------------------------------
 tamper "$D/slot-a/stage2.fit"
 status 0 "slot B after a tampered slot A" "$VFIT" boot --device "$D"
@@ -124,7 +135,9 @@ fence() { # name regex kernel_fit-options...
 }
 fence overlap "slot A stage 2: fdt \[80080100\.\.[0-9a-f]+\) overlaps kernel \[80080000\.\." FDTLOAD=0x80080100
 fence loader "kernel \[8fe00000\.\.[0-9a-f]+\) overlaps loader \[8fe00000\.\.90000000\)" KLOAD=0x8fe00000
-fence fit "ramdisk \[88000800\.\.[0-9a-f]+\) overlaps FIT \[88000000\.\." RDLOAD=0x88000800
+fence fit "ramdisk \[88000800\.\.[0-9a-f]+\) overlaps FIT staging area \[88000000\.\.8fe00000\)" RDLOAD=0x88000800
+# The free end of the staging area is fenced too: a later stage's FIT is read there.
+fence staging "ramdisk \[8f000000\.\.[0-9a-f]+\) overlaps FIT staging area \[88000000\.\." RDLOAD=0x8f000000
 fence firmware "kernel \[87000000\.\.[0-9a-f]+\) overlaps firmware \[87000000\.\." KLOAD=0x87000000
 fence outside "kernel \[70000000\.\.[0-9a-f]+\) is outside RAM" KLOAD=0x70000000
 fence wrap "fdt \[fffffff0\.\.[0-9a-f]+\) is outside RAM" FDTLOAD=0xfffffff0

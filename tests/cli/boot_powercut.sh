@@ -32,6 +32,17 @@ boots_verified() { # label
 	fi
 }
 
+# A boot of a copy of SRC cut after each of its two durable steps (the
+# state's temp file, its rename), then a verified boot.
+cut_boots() { # SRC LABEL
+	for n in 1 2; do
+		fresh "$1"
+		VFIT_BOOT_CRASH_AFTER=$n "$VFIT" boot --device "$D" >/dev/null 2>&1
+		[ $? = 99 ] && pass || fail "$2 did not reach step $n"
+		boots_verified "$2 cut after step $n"
+	done
+}
+
 # ---- update ------------------------------------------------------------------
 n=1
 while [ $n -le 30 ]; do
@@ -54,12 +65,7 @@ echo "update: $((n - 1)) durable steps, each cut survived"
 fresh
 ok "update" "$VFIT" boot --device "$D" update "$W/kernel-v2.fit"
 cp -a "$D" "$T/updated"
-for n in 1 2; do
-	fresh "$T/updated"
-	VFIT_BOOT_CRASH_AFTER=$n "$VFIT" boot --device "$D" >/dev/null 2>&1
-	[ $? = 99 ] && pass || fail "trial boot did not reach step $n"
-	boots_verified "trial boot cut after step $n"
-done
+cut_boots "$T/updated" "trial boot"
 fresh "$T/updated"
 ok "trial boot" "$VFIT" boot --device "$D"
 cp -a "$D" "$T/trial"
@@ -78,12 +84,7 @@ done
 fresh
 tamper "$D/slot-a/stage2.fit"
 cp -a "$D" "$T/tampered"
-for n in 1 2; do
-	fresh "$T/tampered"
-	VFIT_BOOT_CRASH_AFTER=$n "$VFIT" boot --device "$D" >/dev/null 2>&1
-	[ $? = 99 ] && pass || fail "mark-bad did not reach step $n"
-	boots_verified "mark-bad cut after step $n"
-done
+cut_boots "$T/tampered" "mark-bad"
 
 # ---- a torn state file is never trusted -----------------------------------------
 fresh "$T/updated"

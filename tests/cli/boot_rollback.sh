@@ -14,12 +14,14 @@ cp "$W/kernel.fit" "$W/kernel-i1.fit"
 cp "$W/kernel.fit.kernel.bin" "$W/kernel-i1.fit.kernel.bin"
 kernel_fit "$W/kernel-i2.fit" kernel "$W/bl.dtb" INDEX=2
 
-ctr() { "$VFIT" boot --device "$D" status | sed -n "s/^  $1: //p"; }
+ctr() { "$VFIT" boot --device "${2:-$D}" status | sed -n "s/^  $1: //p"; }
 
 status 0 "factory boot" "$VFIT" boot --device "$D"
 contains "index checked" "$T/.out" "Rollback index 1 >= counter 0 for 'kernel' OK"
 contains "bootloader counter separate" "$T/.out" "Rollback index 0 >= counter 0 for 'bootloader' OK"
-contains "good slot advances" "$T/.out" "Rollback counter 'kernel': 0 -> 1"
+if grep -q "Rollback counter 'kernel'" "$T/.out"; then fail "a boot advanced the counter"; else pass; fi
+status 0 "factory mark-good" "$VFIT" boot --device "$D" mark-good
+contains "confirmation advances" "$T/.out" "Rollback counter 'kernel': 0 -> 1"
 [ "$(ctr kernel)" = 1 ] && pass || fail "kernel counter is $(ctr kernel), want 1"
 
 status 0 "update to index 2" "$VFIT" boot --device "$D" update "$W/kernel-i2.fit"
@@ -32,6 +34,17 @@ rm -rf "$T/copy" && cp -a "$D" "$T/copy"
 tamper "$T/copy/slot-b/stage2.fit"
 status 0 "index 1 still boots before confirmation" "$VFIT" boot --device "$T/copy"
 contains "index 1 accepted" "$T/.out" "Rollback index 1 >= counter 1 for 'kernel' OK"
+# A corrupted (or forged) state says both slots are good: the unconfirmed
+# index-2 slot boots as "good" when slot A fails, and must still not move
+# the counter -- only mark-good does.
+rm -rf "$T/copy" && cp -a "$D" "$T/copy"
+tamper "$T/copy/slot-a/stage2.fit"
+printf 'garbage' >"$T/copy/state"
+status 0 "unconfirmed slot boots from a default state" "$VFIT" boot --device "$T/copy"
+contains "default state used" "$T/.out" "^State: unreadable or corrupted"
+contains "index 2 booted" "$T/.out" "Rollback index 2 >= counter 1 for 'kernel' OK"
+if grep -q "Rollback counter 'kernel'" "$T/.out"; then fail "a forged good state advanced the counter"; else pass; fi
+[ "$(ctr kernel "$T/copy")" = 1 ] && pass || fail "counter moved without confirmation: $(ctr kernel "$T/copy")"
 
 # Confirmation, cut between the state write and the counter advance.
 cp -a "$D" "$T/trial"
@@ -39,7 +52,9 @@ VFIT_BOOT_CRASH_AFTER=2 "$VFIT" boot --device "$D" mark-good >/dev/null 2>&1
 [ $? = 99 ] && pass || fail "mark-good not cut"
 [ "$(ctr kernel)" = 1 ] && pass || fail "counter after the cut: $(ctr kernel)"
 status 0 "boot after the cut" "$VFIT" boot --device "$D"
-contains "next boot finishes the advance" "$T/.out" "Rollback counter 'kernel': 1 -> 2"
+contains "index 2 boots after the cut" "$T/.out" "Rollback index 2 >= counter 1 for 'kernel' OK"
+status 0 "mark-good after the cut" "$VFIT" boot --device "$D" mark-good
+contains "next confirmation finishes the advance" "$T/.out" "Rollback counter 'kernel': 1 -> 2"
 [ "$(ctr kernel)" = 2 ] && pass || fail "counter is $(ctr kernel), want 2"
 
 # The same confirmation without a cut.
@@ -59,6 +74,19 @@ rm -rf "$D" && cp -a "$T/trial" "$D"
 status 0 "mark-good" "$VFIT" boot --device "$D" mark-good
 status 1 "old index refused by update" "$VFIT" boot --device "$D" update "$W/kernel-i1.fit"
 contains "update reason" "$T/.out" "rollback index 1 < counter 2 for 'kernel'"
+
+# An attacker who edits the stored value back to 1 (slot A still holds the
+# index-1 kernel) is caught by the checksum: the store fails closed.
+cp "$D/counters" "$T/counters.good"
+off=$(grep -obUa kernel "$D/counters" | head -n 1 | cut -d: -f1)
+printf '\001' | dd of="$D/counters" bs=1 seek=$((off + 39)) conv=notrunc 2>/dev/null
+status 1 "edited value: nothing boots" "$VFIT" boot --device "$D"
+contains "edit detected by the checksum" "$T/.out" "counters: counter store checksum mismatch .*refusing to use it"
+if grep -q "Starting" "$T/.out"; then fail "booted with an edited store"; else pass; fi
+# The refusal is the store's fault, not the slots': restored, slot B boots.
+cp "$T/counters.good" "$D/counters"
+status 0 "store restored: boots again" "$VFIT" boot --device "$D"
+contains "newest index boots" "$T/.out" "Rollback index 2 >= counter 2 for 'kernel' OK"
 
 # A corrupted counter store fails closed.
 printf 'garbage' >"$D/counters"

@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libfdt.h>
 
 #include "check.h"
+#include "vfit/boot_sim.h"
 #include "vfit/vfit_host.h"
 #include "../../lib/boot_int.h"
 
@@ -39,6 +42,7 @@ struct dev {
 	uint64_t ctr[8];
 	unsigned int nctr;
 	bool dev_mode;
+	bool ctr_broken;    /* counter reads fail (a TPM fault) */
 	int writes;         /* durable writes done */
 	int cut_after;      /* > 0: writes after this many are lost (power cut) */
 	char log[1 << 16];
@@ -127,6 +131,8 @@ static uint64_t *ctr(struct dev *d, const char *name)
 
 static int m_ctr_read(void *plat, const char *name, uint64_t *v)
 {
+	if (((struct dev *)plat)->ctr_broken)
+		return -1;
 	*v = *ctr(plat, name);
 	return 0;
 }
@@ -508,7 +514,10 @@ static void test_flow(uint8_t *ram)
 	CHECK(b.slot == 0 && b.nstages == 2 && b.entry == 0x80080000u, "slot A, 2 stages");
 	CHECK(kernel_in_ram(ram), "kernel bytes at the load address");
 	CHECK(!memcmp(ram + 0x1000000, "firmware", 8), "stage 2 firmware handed over");
-	CHECK(*ctr(d, "kernel") == 1, "factory-good slot advanced the counter");
+	CHECK(*ctr(d, "kernel") == 0, "a boot moves no counter");
+	o = ops_for(d, ram);
+	vfit_boot_init(&b, &o);
+	CHECK(vfit_boot_mark_good(&b) == 0 && *ctr(d, "kernel") == 1, "mark-good advances it");
 	CHECK(strstr(d->log, "Verifying Hash Integrity ... sha256,rsa2048:kernel+ OK") != NULL,
 	      "U-Boot-like line");
 
@@ -523,6 +532,25 @@ static void test_flow(uint8_t *ram)
 	d->recovery.p[d->recovery.n / 2] ^= 1;
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_HALT, "halt");
 	CHECK(b.nreasons >= 3 && strstr(d->log, "   - recovery: ") != NULL, "every reason listed");
+	dev_free(d);
+
+	/*
+	 * Counter store failing: nothing boots (not even recovery), yet no
+	 * slot is marked bad for it -- once the store answers again, slot A
+	 * boots as before.
+	 */
+	factory(d);
+	d->ctr_broken = true;
+	CHECK(power_on(d, ram, &b) == VFIT_BOOT_HALT, "counter fault blocks:\n%s", d->log);
+	CHECK(strstr(d->log, "rollback counter 'bootloader' cannot be read") != NULL,
+	      "reason names the counter");
+	CHECK(!d->state.p || (!vfit_boot_state_decode(d->state.p, d->state.n, &b.state) &&
+			      b.state.status[0] == VFIT_SLOT_GOOD &&
+			      b.state.status[1] == VFIT_SLOT_GOOD),
+	      "a counter fault marks no slot bad");
+	d->ctr_broken = false;
+	CHECK(power_on(d, ram, &b) == VFIT_BOOT_KERNEL && b.slot == 0,
+	      "slot A boots once the counters answer:\n%s", d->log);
 	dev_free(d);
 
 	/* No ROM at all: halt, nothing else read. */
@@ -637,6 +665,52 @@ static void test_mutations(uint8_t *ram)
 	free(d);
 }
 
+/*
+ * The simulator's read is a snapshot, as a device's copy from flash to RAM
+ * is: storage rewritten after the read (between verification and load)
+ * must not change the bytes in RAM, and a file truncated under the flow
+ * must not fault it.
+ */
+static void test_sim_snapshot(void)
+{
+	struct vfit_boot_sim sim;
+	struct vfit_err e = { 0 };
+	char path[160];
+	uint8_t *src = malloc(1 << 20), *ram;
+	size_t len = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sim", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sim/counters", dir);
+	CHECK(!vfit_ctr_file_provision(path, &e), "counter store: %s", e.msg);
+	snprintf(path, sizeof(path), "%s/sim/slot-a", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/sim/slot-a/stage1.fit", dir);
+	memset(src, 0x5a, 1 << 20);
+	CHECK(!write_file(path, src, 1 << 20), "stage file");
+	snprintf(path, sizeof(path), "%s/sim", dir);
+	if (!CHECK(!vfit_boot_sim_open(&sim, path, NULL, false, &e), "sim: %s", e.msg)) {
+		free(src);
+		return;
+	}
+	ram = sim.ops.ram + (VFIT_SIM_FIT_ADDR - VFIT_SIM_RAM_BASE);
+	CHECK(sim.ops.read(sim.ops.plat, VFIT_BOOT_OBJ_STAGE, 0, 1, ram, VFIT_SIM_FIT_SIZE,
+			   &len) == 0 && len == 1 << 20, "read");
+	snprintf(path, sizeof(path), "%s/sim/slot-a/stage1.fit", dir);
+	fd = open(path, O_WRONLY);
+	memset(src, 0xa5, 1 << 20);
+	CHECK(fd >= 0 && pwrite(fd, src, 1 << 20, 0) == 1 << 20, "rewrite in place");
+	memset(src, 0x5a, 1 << 20);
+	CHECK(!memcmp(ram, src, 1 << 20), "RAM keeps the bytes read, not the rewritten ones");
+	CHECK(fd >= 0 && !ftruncate(fd, 0), "truncate");
+	CHECK(ram[(1 << 20) - 1] == 0x5a, "RAM readable after the file shrank");
+	if (fd >= 0)
+		close(fd);
+	vfit_boot_sim_close(&sim);
+	free(src);
+}
+
 int main(void)
 {
 	uint8_t *ram = mmap(NULL, RAM_SIZE, PROT_READ | PROT_WRITE,
@@ -651,6 +725,7 @@ int main(void)
 	if (CHECK(mkdtemp(dir) != NULL, "temp dir") && CHECK(!build_fits(), "signed FITs")) {
 		test_flow(ram);
 		test_mutations(ram);
+		test_sim_snapshot();
 	}
 	if (dir[0]) {
 		char cmd[128];
