@@ -171,32 +171,18 @@ static int decode(const char *path, const uint8_t *buf, size_t len, struct table
 static int load(const char *path, struct table *t, struct vfit_err *e)
 {
 	uint8_t buf[FILE_MAX_SIZE + 1];
-	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t len;
 
-	if (fd < 0 && errno == ENOENT)
-		return vfit_err_set(e, VFIT_EXIT_REJECT,
-				    "%s: counter store missing; refusing to treat counters as zero "
-				    "(provisioning creates it)", path);
-	if (fd < 0)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot open counter store: %s", path,
+	if (vfit_read_small(path, buf, sizeof(buf), &len)) {
+		if (errno == ENOENT)
+			return vfit_err_set(e, VFIT_EXIT_REJECT,
+					    "%s: counter store missing; refusing to treat counters "
+					    "as zero (provisioning creates it)", path);
+		if (errno == EINVAL)
+			return bad(path, e, "is not a regular file");
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot read counter store: %s", path,
 				    strerror(errno));
-	while (len < sizeof(buf)) {
-		ssize_t r = read(fd, buf + len, sizeof(buf) - len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot read counter store: %s", path,
-				     strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if (!r)
-			break;
-		len += (size_t)r;
 	}
-	close(fd);
 	if (len > FILE_MAX_SIZE)
 		return bad(path, e, "is too large");
 	return decode(path, buf, len, t, e);

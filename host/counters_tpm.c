@@ -180,47 +180,23 @@ static uint64_t get64(const uint8_t *p)
 	return v;
 }
 
-static int read_fd_all(int fd, uint8_t *buf, size_t cap, size_t *len)
-{
-	*len = 0;
-	while (*len < cap) {
-		ssize_t r = read(fd, buf + *len, cap - *len);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (!r)
-			break;
-		*len += (size_t)r;
-	}
-	return 0;
-}
-
 static int auth_load(const char *path, int create, TPM2B_AUTH *auth, struct vfit_err *e)
 {
 	uint8_t buf[VFIT_CTR_AUTH_SIZE + 1];
 	size_t len;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int r = vfit_read_small(path, buf, sizeof(buf), &len);
 
-	if (fd < 0 && errno == ENOENT && create) {
+	if (r && errno == ENOENT && create) {
 		if (RAND_bytes(buf, VFIT_CTR_AUTH_SIZE) != 1)
 			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: no random bytes for the auth",
 					    path);
 		if (vfit_ctr_write_atomic(path, buf, VFIT_CTR_AUTH_SIZE, 0, e))
 			return -1;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		r = vfit_read_small(path, buf, sizeof(buf), &len);
 	}
-	if (fd < 0)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot open TPM counter auth: %s", path,
-				    strerror(errno));
-	if (read_fd_all(fd, buf, sizeof(buf), &len)) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot read TPM counter auth: %s", path,
-			     strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot read TPM counter auth: %s", path,
+				    errno == EINVAL ? "not a regular file" : strerror(errno));
 	if (len != VFIT_CTR_AUTH_SIZE)
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "%s: TPM counter auth must be exactly %d bytes, not %zu%s", path,

@@ -74,6 +74,38 @@ int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *le
 	return 0;
 }
 
+int vfit_read_small(const char *path, void *buf, size_t cap, size_t *len)
+{
+	/* O_NONBLOCK: a FIFO planted in place of the file must not hang us. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	ssize_t r;
+
+	*len = 0;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	while (*len < cap) {
+		r = read(fd, (char *)buf + *len, cap - *len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int err = errno;
+
+			close(fd);
+			errno = err;
+			return r < 0 ? -1 : 0;
+		}
+		*len += (size_t)r;
+	}
+	close(fd);
+	return 0;
+}
+
 int vfit_file_read(const char *path, size_t extra, char **data, size_t *len,
 		   struct vfit_err *e)
 {

@@ -28,6 +28,11 @@ int vfit_file_read(const char *path, size_t extra, char **data, size_t *len,
 int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *len,
 		 struct vfit_err *e);
 
+/*
+ * Reads at most cap bytes of a small regular file (pass cap = limit + 1 to
+ * detect an oversized one); 0, or -1 with errno (EINVAL: not a regular file).
+ */
+int vfit_read_small(const char *path, void *buf, size_t cap, size_t *len);
 /* Writes all n bytes at offset off (pwrite, retried); 0 or -1 with errno. */
 int vfit_write_full(int fd, const void *p, size_t n, uint64_t off);
 /* The directory part of path ("." when none, "/" for the root); -1 if it does not fit. */

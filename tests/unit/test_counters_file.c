@@ -212,8 +212,15 @@ static void test_io_errors(void)
 	CHECK(vfit_ctr_file_provision(p, &e) == -1 && e.status == 2 && strstr(e.msg, p),
 	      "provision into a missing directory: %d %s", e.status, e.msg);
 	e = (struct vfit_err){ 0 };
-	CHECK(vfit_ctr_file_open(dir, &e) == NULL && e.status == 2, "directory as store: %d %s",
-	      e.status, e.msg);
+	CHECK(vfit_ctr_file_open(dir, &e) == NULL && e.status == 1 &&
+	      strstr(e.msg, "not a regular file"), "directory as store: %d %s", e.status, e.msg);
+	/* A FIFO planted as the store must be refused at once, not block the boot. */
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	CHECK(mkfifo(p, 0600) == 0, "mkfifo %s", p);
+	e = (struct vfit_err){ 0 };
+	CHECK(vfit_ctr_file_open(p, &e) == NULL && e.status == 1 &&
+	      strstr(e.msg, "not a regular file"), "FIFO as store: %d %s", e.status, e.msg);
+	unlink(p);
 }
 
 /* A crash before the rename leaves a temp file, full or partial: ignored. */
