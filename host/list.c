@@ -174,7 +174,7 @@ static void print_rollback(FILE *f, const void *fit, int conf)
 	int len;
 
 	if (!vfit_fdt_u32(fit, conf, "rollback-index", &idx))
-		fprintf(f, "  Rollback:     index %u, counter %s\n", idx, ctr ? ctr : "(default)");
+		fprintf(f, "  Rollback:     index %u, counter %s\n", idx, ctr ? ctr : "of its boot stage");
 	else if (fdt_getprop(fit, conf, "rollback-index", &len))
 		fprintf(f, "  Rollback:     invalid rollback-index (%d bytes, not 4)\n", len);
 	else

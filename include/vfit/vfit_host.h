@@ -58,10 +58,12 @@ int vfit_rsa_keynode_write(void *fdt, const char *name, const struct vfit_rsa_pu
 /* ---- rollback counters (host/counters*.c) ------------------------------ */
 
 /*
- * Named monotonic counters for anti-rollback (issue 6).  A counter name is
+ * Named monotonic counters for anti-rollback.  A counter name is
  * 1..VFIT_CTR_NAME_MAX characters of [A-Za-z0-9._-]; a configuration that
- * names no counter uses VFIT_CTR_DEFAULT_NAME.  Values are unsigned 64-bit
- * and only move forward.
+ * names no counter (rollback-counter) uses its boot stage's own counter
+ * ("bootloader", "stageN", "kernel", "recovery": see lib/boot_chain.c), so
+ * chains never share one by accident.  Values are unsigned 64-bit and only
+ * move forward.
  *
  * Two backends behind one handle:
  *  - file: one checksummed file (at most 64 counters), replaced atomically
@@ -80,7 +82,6 @@ int vfit_rsa_keynode_write(void *fdt, const char *name, const struct vfit_rsa_pu
  * e set on failure.
  */
 #define VFIT_CTR_NAME_MAX 31
-#define VFIT_CTR_DEFAULT_NAME "default"
 /* Size of the TPM counters' authValue file (raw random bytes). */
 #define VFIT_CTR_AUTH_SIZE 32
 
