@@ -336,6 +336,9 @@ int cmd_verify(int argc, char **argv)
 	if (res->result) {
 		const char *file = res->in_control ? ctl.path : fit.path;
 
+		/* stdout is block-buffered when piped: flush it so a log that
+		 * merges both streams shows the reason after the lines above. */
+		fflush(stdout);
 		fprintf(stderr, "vfit: %s: ", file);
 		if (res->err_path[0])
 			fprintf(stderr, "%s: ", res->err_path);

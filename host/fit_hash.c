@@ -142,22 +142,6 @@ static int has_prefix(const void *fit, int node, const char *prefix)
 	return n && !strncmp(n, prefix, strlen(prefix));
 }
 
-/* CRC-16-CCITT (poly 0x1021, init 0, unreflected): the one FIT hash vfit_hash lacks. */
-static uint16_t crc16_ccitt(const uint8_t *p, size_t n)
-{
-	uint16_t crc = 0;
-	int b;
-
-	while (n--) {
-		crc ^= (uint16_t)(*p++ << 8);
-		for (b = 0; b < 8; b++)
-			crc = (uint16_t)(crc & 0x8000 ? (crc << 1) ^ 0x1021 : crc << 1);
-	}
-	return crc;
-}
-
-#define CRC16 (-2)  /* pseudo algorithm id next to enum vfit_hash */
-
 struct digests {
 	int n;
 	int algo[8];
@@ -190,28 +174,17 @@ static void compute(struct digests *d, const uint8_t *data, size_t len)
 {
 	struct vfit_hash_ctx ctx[8];
 	size_t off, n;
-	int i, any = 0;
+	int i;
 
-	for (i = 0; i < d->n; i++) {
-		if (d->algo[i] == CRC16) {
-			uint16_t c = crc16_ccitt(data, len);
-
-			d->out[i][0] = (uint8_t)(c >> 8);
-			d->out[i][1] = (uint8_t)c;
-		} else {
-			vfit_hash_init(&ctx[i], (enum vfit_hash)d->algo[i]);
-			any = 1;
-		}
-	}
-	for (off = 0; any && off < len; off += n) {
+	for (i = 0; i < d->n; i++)
+		vfit_hash_init(&ctx[i], (enum vfit_hash)d->algo[i]);
+	for (off = 0; off < len; off += n) {
 		n = len - off < (1u << 20) ? len - off : (1u << 20);
 		for (i = 0; i < d->n; i++)
-			if (d->algo[i] != CRC16)
-				vfit_hash_update(&ctx[i], data + off, n);
+			vfit_hash_update(&ctx[i], data + off, n);
 	}
 	for (i = 0; i < d->n; i++)
-		if (d->algo[i] != CRC16)
-			vfit_hash_final(&ctx[i], d->out[i]);
+		vfit_hash_final(&ctx[i], d->out[i]);
 }
 
 static int hash_algo(const char *name, const void *fit, int node, struct vfit_err *e)
@@ -223,19 +196,12 @@ static int hash_algo(const char *name, const void *fit, int node, struct vfit_er
 	if (!a || len < 1 || a[len - 1])
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: algo missing", name,
 				    vfit_node_path(fit, node));
-	if (!strcmp(a, "crc16-ccitt"))
-		return CRC16;
 	h = vfit_hash_lookup(a, strlen(a));
 	if (h == VFIT_HASH_INVALID || h == VFIT_HASH_SHA224 || vfit_hash_size(h) == 0)
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "%s: %s: unsupported hash algorithm '%s'", name,
 				    vfit_node_path(fit, node), a);
 	return (int)h;
-}
-
-static size_t algo_size(int algo)
-{
-	return algo == CRC16 ? 2 : vfit_hash_size((enum vfit_hash)algo);
 }
 
 /* Digests one image needs: every hash node's, and every signature's if signing. */
@@ -294,7 +260,8 @@ static int do_image(const char *name, struct vfit_fdtbuf *fit, int img, struct v
 	     sub = fdt_next_subnode(fit->buf, sub)) {
 		if (has_prefix(fit->buf, sub, "hash")) {
 			a = hash_algo(name, fit->buf, sub, e);
-			r = vfit_fdt_setprop(fit, sub, "value", digest_of(&d, a), algo_size(a));
+			r = vfit_fdt_setprop(fit, sub, "value", digest_of(&d, a),
+					     vfit_hash_size((enum vfit_hash)a));
 			if (r)
 				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
 						    vfit_node_path(fit->buf, sub), fdt_strerror(r));

@@ -17,15 +17,47 @@ uint32_t vfit_be32(const void *p)
 	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
-const char *vfit_prop_str(const void *fdt, int node, const char *name)
+const char *vfit_str(const struct vfit_prop *v)
 {
-	int len;
-	const char *s = fdt_getprop(fdt, node, name, &len);
+	const char *s = (const char *)v->p;
 
 	/* Exactly one string: NUL at the end and nowhere before it. */
-	if (!s || len < 1 || s[len - 1] || strlen(s) != (size_t)len - 1)
+	if (!s || v->len < 1 || s[v->len - 1] || strlen(s) != (size_t)v->len - 1)
 		return NULL;
 	return s;
+}
+
+const char *vfit_prop_str(const void *fdt, int node, const char *name)
+{
+	struct vfit_prop v;
+
+	v.p = fdt_getprop(fdt, node, name, &v.len);
+	return vfit_str(&v);
+}
+
+void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *v,
+		unsigned int n)
+{
+	const char *name, *want;
+	const void *val;
+	unsigned int i;
+	int prop, len;
+
+	memset(v, 0, n * sizeof(*v));
+	fdt_for_each_property_offset(prop, fdt, node) {
+		val = fdt_getprop_by_offset(fdt, prop, &name, &len);
+		if (!val)
+			continue;
+		for (i = 0, want = names; i < n && *want; i++, want += strlen(want) + 1) {
+			if (!strcmp(name, want)) {
+				if (!v[i].p) {
+					v[i].p = val;
+					v[i].len = len;
+				}
+				break;
+			}
+		}
+	}
 }
 
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix)

@@ -12,29 +12,26 @@
 
 #include "fit_internal.h"
 
-enum vfit_result vfit_sig_check(const struct vfit_ctx *c, int sig_node, const char *algo,
-				int algo_len, const uint8_t *digest, int key_node)
+enum vfit_result vfit_sig_check(const struct vfit_ctx *c, const struct vfit_prop *sp,
+				const uint8_t *digest, int key_node)
 {
+	const struct vfit_prop *value = &sp[VFIT_SP_VALUE], *pad = &sp[VFIT_SP_PADDING];
+	const char *algo = (const char *)sp[VFIT_SP_ALGO].p;
 	struct vfit_rsa_key key;
 	struct vfit_algo a;
-	const char *pad;
-	const uint8_t *value;
-	int vlen, plen;
-	enum vfit_result r = vfit_key_load(c->ctl, key_node, algo, algo_len, &key);
+	enum vfit_result r = vfit_key_load(c->ctl, key_node, algo, sp[VFIT_SP_ALGO].len, &key);
 
 	if (r)
 		return r;
-	value = fdt_getprop(c->fit, sig_node, "value", &vlen);
-	if (!value || vlen < 1)
+	if (!value->p || value->len < 1)
 		return VFIT_ERR_NO_SIGNATURE;
-	vfit_algo_parse(algo, algo_len, &a);
-	pad = fdt_getprop(c->fit, sig_node, "padding", &plen);
-	if (!pad || (plen == 9 && !memcmp(pad, "pkcs-1.5", 9)))
-		return vfit_rsa_verify_pkcs1(&key, a.hash, digest, value, (size_t)vlen);
+	vfit_algo_parse(algo, sp[VFIT_SP_ALGO].len, &a);
+	if (!pad->p || (pad->len == 9 && !memcmp(pad->p, "pkcs-1.5", 9)))
+		return vfit_rsa_verify_pkcs1(&key, a.hash, digest, value->p, (size_t)value->len);
 #if VFIT_HAVE_RSA_PSS
-	if (plen == 4 && !memcmp(pad, "pss", 4))
+	if (pad->len == 4 && !memcmp(pad->p, "pss", 4))
 		return vfit_rsa_verify_pss(&key, a.hash, a.hash, VFIT_PSS_SALT_ANY, digest,
-					   value, (size_t)vlen);
+					   value->p, (size_t)value->len);
 #endif
 	return VFIT_ERR_UNSUPPORTED;
 }
@@ -49,28 +46,26 @@ static enum vfit_result conf_sig(const struct vfit_ctx *c, const struct vfit_nod
 				 int sig, int key, const char **prop)
 {
 	uint8_t digest[VFIT_HASH_MAX_SIZE];
+	struct vfit_prop sp[VFIT_SP_N];
+	const struct vfit_prop *hs = &sp[VFIT_SP_HASHED_STRINGS];
 	struct vfit_hash_ctx h;
 	struct vfit_algo a;
-	const uint8_t *hs;
-	const char *algo;
-	int alen, hlen;
 	uint32_t strings = 0;
 	enum vfit_result r;
 
+	vfit_props(c->fit, sig, VFIT_SIG_PROPS, sp, VFIT_SP_N);
 	*prop = "algo";
-	algo = fdt_getprop(c->fit, sig, "algo", &alen);
-	if (!algo)
+	if (!sp[VFIT_SP_ALGO].p)
 		return VFIT_ERR_MISSING;
-	r = vfit_algo_parse(algo, alen, &a);
+	r = vfit_algo_parse((const char *)sp[VFIT_SP_ALGO].p, sp[VFIT_SP_ALGO].len, &a);
 	if (r)
 		return r;
 	/* Absent: no strings are hashed (and a mkimage signature will not match). */
 	*prop = "hashed-strings";
-	hs = fdt_getprop(c->fit, sig, "hashed-strings", &hlen);
-	if (hs) {
-		if (hlen < 8)
+	if (hs->p) {
+		if (hs->len < 8)
 			return VFIT_ERR_HASHED_STRINGS;
-		strings = vfit_be32(hs + 4);
+		strings = vfit_be32(hs->p + 4);
 	}
 	if (vfit_hash_init(&h, a.hash))
 		return VFIT_ERR_UNSUPPORTED;
@@ -79,7 +74,7 @@ static enum vfit_result conf_sig(const struct vfit_ctx *c, const struct vfit_nod
 		return r;
 	vfit_hash_final(&h, digest);
 	*prop = "value";
-	return vfit_sig_check(c, sig, algo, alen, digest, key);
+	return vfit_sig_check(c, sp, digest, key);
 }
 
 /*

@@ -16,36 +16,30 @@
 
 #include "fit_internal.h"
 
-/* A 4-byte cell read as U-Boot does: signed; negative values are refused. */
-static enum vfit_result cell(const struct vfit_ctx *c, int node, const char *name,
-			     int64_t *v, bool *present)
-{
-	int len;
-	const uint8_t *p = fdt_getprop(c->fit, node, name, &len);
+/* The image node's properties this file reads, in the order of enum iprop. */
+static const char iprops[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
+			     "type\0os\0arch\0compression\0";
+enum iprop { P_DATA, P_POS, P_OFF, P_SIZE, P_LOAD, P_ENTRY, P_TYPE, P_OS, P_ARCH, P_COMP, NP };
 
-	*present = p != NULL;
-	if (!p)
-		return VFIT_OK;
-	if (len != 4)
+/* A 4-byte cell read as U-Boot does: signed; negative values are refused. */
+static enum vfit_result cell(const struct vfit_prop *v, int64_t *out)
+{
+	if (v->len != 4)
 		return VFIT_ERR_FORMAT;
-	*v = (int32_t)vfit_be32(p);
-	return *v < 0 ? VFIT_ERR_DATA : VFIT_OK;
+	*out = (int32_t)vfit_be32(v->p);
+	return *out < 0 ? VFIT_ERR_DATA : VFIT_OK;
 }
 
 /* load/entry: one or two cells, most significant first. */
-static enum vfit_result addr(const struct vfit_ctx *c, int node, const char *name,
-			     uint64_t *v, bool *present)
+static enum vfit_result addr(const struct vfit_prop *v, uint64_t *out, bool *present)
 {
-	int len;
-	const uint8_t *p = fdt_getprop(c->fit, node, name, &len);
-
-	*present = p != NULL;
-	if (!p)
+	*present = v->p != NULL;
+	if (!v->p)
 		return VFIT_OK;
-	if (len == 4)
-		*v = vfit_be32(p);
-	else if (len == 8)
-		*v = (uint64_t)vfit_be32(p) << 32 | vfit_be32(p + 4);
+	if (v->len == 4)
+		*out = vfit_be32(v->p);
+	else if (v->len == 8)
+		*out = (uint64_t)vfit_be32(v->p) << 32 | vfit_be32(v->p + 4);
 	else
 		return VFIT_ERR_FORMAT;
 	return VFIT_OK;
@@ -58,38 +52,36 @@ static enum vfit_result addr(const struct vfit_ctx *c, int node, const char *nam
  * wholly inside the loaded bytes and after the FDT: the FDT's own bytes
  * are not payload.  All sums are 64-bit: every term is below 2^32.
  */
-static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img, const char **prop)
+static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img,
+			       const struct vfit_prop *v, const char **prop)
 {
 	uint64_t fdt_end = ((uint64_t)fdt_totalsize(c->fit) + 3) & ~(uint64_t)3;
-	int64_t pos = 0, off = 0, size = 0;
-	bool has_pos, has_off, has_size;
-	const uint8_t *data;
+	int64_t at = 0, size = 0;
+	bool has_pos = v[P_POS].p != NULL;
 	enum vfit_result r;
 	uint64_t start;
-	int len;
 
-	*prop = "data-position";
-	r = cell(c, img->node, "data-position", &pos, &has_pos);
-	if (r)
-		return r;
-	*prop = "data-offset";
-	if (!has_pos && (r = cell(c, img->node, "data-offset", &off, &has_off)))
-		return r;
-	if (!has_pos && !has_off) {
+	/* data-position wins over data-offset, which wins over data. */
+	*prop = has_pos ? "data-position" : "data-offset";
+	if (!has_pos && !v[P_OFF].p) {
 		*prop = "data";
-		data = fdt_getprop(c->fit, img->node, "data", &len);
-		if (!data)
+		if (!v[P_DATA].p)
 			return VFIT_ERR_MISSING;
-		img->data = data;
-		img->size = (size_t)len;
-		img->offset = (size_t)(data - c->fit);
+		img->data = v[P_DATA].p;
+		img->size = (size_t)v[P_DATA].len;
+		img->offset = (size_t)(v[P_DATA].p - c->fit);
 		return VFIT_OK;
 	}
+	r = cell(&v[has_pos ? P_POS : P_OFF], &at);
+	if (r)
+		return r;
 	*prop = "data-size";
-	r = cell(c, img->node, "data-size", &size, &has_size);
-	if (r || !has_size)
-		return r ? r : VFIT_ERR_MISSING;
-	start = has_pos ? (uint64_t)pos : fdt_end + (uint64_t)off;
+	if (!v[P_SIZE].p)
+		return VFIT_ERR_MISSING;
+	r = cell(&v[P_SIZE], &size);
+	if (r)
+		return r;
+	start = has_pos ? (uint64_t)at : fdt_end + (uint64_t)at;
 	*prop = has_pos ? "data-position" : "data-offset";
 	if (start < fdt_end || start + (uint64_t)size > c->len ||
 	    start + (uint64_t)size > VFIT_SIGNATURE_MAX_SIZE)
@@ -103,19 +95,22 @@ static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img, const
 
 enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img)
 {
+	struct vfit_prop v[NP];
 	const char *prop;
-	enum vfit_result r = locate(c, img, &prop);
+	enum vfit_result r;
 
-	if (!r && (r = addr(c, img->node, "load", &img->load, &img->has_load)))
+	vfit_props(c->fit, img->node, iprops, v, NP);
+	r = locate(c, img, v, &prop);
+	if (!r && (r = addr(&v[P_LOAD], &img->load, &img->has_load)))
 		prop = "load";
-	if (!r && (r = addr(c, img->node, "entry", &img->entry, &img->has_entry)))
+	if (!r && (r = addr(&v[P_ENTRY], &img->entry, &img->has_entry)))
 		prop = "entry";
 	if (r)
 		return vfit_fail(c, r, false, img->node, prop);
-	img->type = vfit_prop_str(c->fit, img->node, "type");
-	img->os = vfit_prop_str(c->fit, img->node, "os");
-	img->arch = vfit_prop_str(c->fit, img->node, "arch");
-	img->compression = vfit_prop_str(c->fit, img->node, "compression");
+	img->type = vfit_str(&v[P_TYPE]);
+	img->os = vfit_str(&v[P_OS]);
+	img->arch = vfit_str(&v[P_ARCH]);
+	img->compression = vfit_str(&v[P_COMP]);
 	return VFIT_OK;
 }
 
@@ -171,6 +166,7 @@ static void image_sigs(struct vfit_ctx *c, unsigned int index, uint32_t *sat)
 	uint8_t digest[VFIT_HASH_MAX_SIZE];
 	bool req = c->nimg_keys > 0, hashed;
 	int keys[VFIT_MAX_KEYS], sig, alen, key, ok;
+	struct vfit_prop sp[VFIT_SP_N];
 	unsigned int n = 0, i;
 	enum vfit_result r, last;
 	struct vfit_algo a;
@@ -187,7 +183,9 @@ static void image_sigs(struct vfit_ctx *c, unsigned int index, uint32_t *sat)
 	fdt_for_each_subnode(sig, c->fit, img->node) {
 		if (!vfit_name_prefix(c->fit, sig, "signature"))
 			continue;
-		algo = fdt_getprop(c->fit, sig, "algo", &alen);
+		vfit_props(c->fit, sig, VFIT_SIG_PROPS, sp, VFIT_SP_N);
+		algo = (const char *)sp[VFIT_SP_ALGO].p;
+		alen = sp[VFIT_SP_ALGO].len;
 		r = algo ? vfit_algo_parse(algo, alen, &a) : VFIT_ERR_MISSING;
 		/* No key of this algorithm: tried and failed, as U-Boot shows it. */
 		last = VFIT_ERR_MISSING;
@@ -201,7 +199,7 @@ static void image_sigs(struct vfit_ctx *c, unsigned int index, uint32_t *sat)
 				break;
 			}
 			hashed = true;
-			last = vfit_sig_check(c, sig, algo, alen, digest, keys[i]);
+			last = vfit_sig_check(c, sp, digest, keys[i]);
 			if (req) {
 				vfit_record(c, VFIT_CHECK_IMAGE_SIG, true, img->name, last, sig,
 					    keys[i]);

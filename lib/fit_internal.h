@@ -48,17 +48,35 @@ enum vfit_result vfit_fit_check_where(const void *fit, size_t len, int *node,
 
 /* NUL-terminated string property of exactly one string, or NULL. */
 const char *vfit_prop_str(const void *fdt, int node, const char *name);
+/*
+ * The properties named in names (NUL-separated, ended by an empty name) of
+ * node, in one pass over the node instead of one fdt_getprop() scan per
+ * name: v[i] is the i-th name's value and length (p NULL when absent).  As
+ * with fdt_getprop(), the first of two equal names wins.
+ */
+struct vfit_prop {
+	const uint8_t *p;
+	int len;
+};
+void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *v,
+		unsigned int n);
+/* v as exactly one NUL-terminated string, or NULL. */
+const char *vfit_str(const struct vfit_prop *v);
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 /* Big-endian cell at p. */
 uint32_t vfit_be32(const void *p);
 
+/* A signature node's properties: vfit_props() with VFIT_SIG_PROPS fills v[VFIT_SP_N]. */
+#define VFIT_SIG_PROPS "algo\0value\0padding\0hashed-strings\0"
+enum { VFIT_SP_ALGO, VFIT_SP_VALUE, VFIT_SP_PADDING, VFIT_SP_HASHED_STRINGS, VFIT_SP_N };
+
 /*
- * Checks one signature value over digest (of algo's hash) with the RSA
- * key at key_node; padding is the signature node's `padding` property.
+ * Checks one signature value over digest (of the hash its algo names) with
+ * the RSA key at key_node; sp are the signature node's properties above.
  */
-enum vfit_result vfit_sig_check(const struct vfit_ctx *c, int sig_node, const char *algo,
-				int algo_len, const uint8_t *digest, int key_node);
+enum vfit_result vfit_sig_check(const struct vfit_ctx *c, const struct vfit_prop *sp,
+				const uint8_t *digest, int key_node);
 
 /* Configuration signatures with the required-conf keys (spec 6.3). */
 enum vfit_result vfit_conf_verify(struct vfit_ctx *c, int conf);

@@ -79,48 +79,51 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node)
 	return VFIT_REQ_NONE;
 }
 
-/* A property of exactly len bytes, or NULL. */
-static const uint8_t *prop_len(const void *ctl, int node, const char *name, int len)
-{
-	int got;
-	const uint8_t *p = fdt_getprop(ctl, node, name, &got);
+/* The key node's properties vfit_key_load() reads, in the order of enum kprop. */
+static const char kprops[] = "algo\0rsa,num-bits\0rsa,n0-inverse\0rsa,modulus\0rsa,r-squared\0"
+			     "rsa,exponent\0";
+enum kprop { K_ALGO, K_BITS, K_N0INV, K_MOD, K_RR, K_EXP, NK };
 
-	return p && got == len ? p : NULL;
+/* A property of exactly len bytes, or NULL. */
+static const uint8_t *sized(const struct vfit_prop *v, int len)
+{
+	return v->p && v->len == len ? v->p : NULL;
 }
 
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
 			       struct vfit_rsa_key *key)
 {
+	struct vfit_prop v[NK];
 	struct vfit_algo a;
 	const uint8_t *p;
-	int klen, bytes;
-	const char *kalgo = fdt_getprop(ctl, key_node, "algo", &klen);
+	int bytes;
 	enum vfit_result r = vfit_algo_parse(algo, algo_len, &a);
 
 	if (r)
 		return r;
+	vfit_props(ctl, key_node, kprops, v, NK);
 	/* A key node without algo crashed v2023.01; HEAD rejects it, so do we. */
-	if (!kalgo)
+	if (!v[K_ALGO].p)
 		return VFIT_ERR_KEY;
-	if (klen != algo_len || memcmp(kalgo, algo, (size_t)klen))
+	if (v[K_ALGO].len != algo_len || memcmp(v[K_ALGO].p, algo, (size_t)algo_len))
 		return VFIT_ERR_KEY_ALGO;
 	bytes = (int)(a.rsa_bits / 8);
-	p = prop_len(ctl, key_node, "rsa,num-bits", 4);
+	p = sized(&v[K_BITS], 4);
 	if (!p || vfit_be32(p) != a.rsa_bits)
 		return VFIT_ERR_KEY;
 	key->num_bits = a.rsa_bits;
-	p = prop_len(ctl, key_node, "rsa,n0-inverse", 4);
+	p = sized(&v[K_N0INV], 4);
 	if (!p)
 		return VFIT_ERR_KEY;
 	key->n0inv = vfit_be32(p);
-	key->modulus = prop_len(ctl, key_node, "rsa,modulus", bytes);
-	key->rr = prop_len(ctl, key_node, "rsa,r-squared", bytes);
+	key->modulus = sized(&v[K_MOD], bytes);
+	key->rr = sized(&v[K_RR], bytes);
 	if (!key->modulus || !key->rr)
 		return VFIT_ERR_KEY;
 	/* U-Boot: an exponent property shorter than 8 bytes means 65537. */
-	p = fdt_getprop(ctl, key_node, "rsa,exponent", &klen);
+	p = v[K_EXP].p;
 	key->exponent = 65537;
-	if (p && klen >= 8)
+	if (p && v[K_EXP].len >= 8)
 		key->exponent = (uint64_t)vfit_be32(p) << 32 | vfit_be32(p + 4);
 	return VFIT_OK;
 }

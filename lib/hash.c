@@ -7,59 +7,58 @@
 #include "vfit/hash.h"
 #include "hash_int.h"
 
-/* The name is stored inline, not as a pointer, so the table needs no relocations. */
-struct algo_info {
-	char name[8];
-	uint8_t size;
-	uint8_t enabled;
-};
+/*
+ * Names and sizes, indexed by enum vfit_hash.  The names are one string of
+ * NUL-separated entries (entry 0 empty, for INVALID) rather than a pointer
+ * table or fixed-width slots: no relocations and no padding, so the long
+ * "crc16-ccitt" costs only its own bytes.
+ */
+static const char names[] = "\0crc32\0md5\0sha1\0sha224\0sha256\0sha384\0sha512\0crc16-ccitt";
+static const uint8_t sizes[] = { 0, 4, 16, 20, 28, 32, 48, 64, 2 };
 
-/* Indexed by enum vfit_hash. */
-static const struct algo_info algos[] = {
-	[VFIT_HASH_CRC32] = { "crc32", 4, VFIT_HAVE_CRC32 },
-	[VFIT_HASH_MD5] = { "md5", 16, VFIT_HAVE_MD5 },
-	[VFIT_HASH_SHA1] = { "sha1", 20, VFIT_HAVE_SHA1 },
-	[VFIT_HASH_SHA224] = { "sha224", 28, VFIT_HAVE_SHA224 },
-	[VFIT_HASH_SHA256] = { "sha256", 32, VFIT_HAVE_SHA256 },
-	[VFIT_HASH_SHA384] = { "sha384", 48, VFIT_HAVE_SHA384 },
-	[VFIT_HASH_SHA512] = { "sha512", 64, VFIT_HAVE_SHA512 },
-};
+#define NALGOS (sizeof(sizes) / sizeof(sizes[0]))
+#define BUILT_IN ((unsigned int)VFIT_HAVE_CRC32 << VFIT_HASH_CRC32 | \
+		  (unsigned int)VFIT_HAVE_MD5 << VFIT_HASH_MD5 | \
+		  (unsigned int)VFIT_HAVE_SHA1 << VFIT_HASH_SHA1 | \
+		  (unsigned int)VFIT_HAVE_SHA224 << VFIT_HASH_SHA224 | \
+		  (unsigned int)VFIT_HAVE_SHA256 << VFIT_HASH_SHA256 | \
+		  (unsigned int)VFIT_HAVE_SHA384 << VFIT_HASH_SHA384 | \
+		  (unsigned int)VFIT_HAVE_SHA512 << VFIT_HASH_SHA512 | \
+		  (unsigned int)VFIT_HAVE_CRC16 << VFIT_HASH_CRC16)
 
-#define NALGOS (sizeof(algos) / sizeof(algos[0]))
-
-static const struct algo_info *info(enum vfit_hash algo)
+/* The name of a known, built-in algorithm, else NULL. */
+static const char *info(enum vfit_hash algo)
 {
-	if ((unsigned int)algo >= NALGOS || !algos[algo].enabled)
+	const char *n = names;
+	unsigned int i;
+
+	if ((unsigned int)algo >= NALGOS || !(BUILT_IN >> algo & 1))
 		return NULL;
-	return &algos[algo];
+	for (i = 0; i < (unsigned int)algo; i++)
+		n += strlen(n) + 1;
+	return n;
 }
 
 size_t vfit_hash_size(enum vfit_hash algo)
 {
-	const struct algo_info *a = info(algo);
-
-	return a ? a->size : 0;
+	return info(algo) ? sizes[algo] : 0;
 }
 
 const char *vfit_hash_name(enum vfit_hash algo)
 {
-	const struct algo_info *a = info(algo);
-
-	return a ? a->name : NULL;
+	return info(algo);
 }
 
 enum vfit_hash vfit_hash_lookup(const char *name, size_t len)
 {
+	const char *n = names + 1;
 	unsigned int i;
 
 	if (!name)
 		return VFIT_HASH_INVALID;
-	for (i = 0; i < NALGOS; i++) {
-		const struct algo_info *a = info((enum vfit_hash)i);
-
-		if (a && strlen(a->name) == len && !memcmp(a->name, name, len))
+	for (i = 1; i < NALGOS; i++, n += strlen(n) + 1)
+		if ((BUILT_IN >> i & 1) && strlen(n) == len && !memcmp(n, name, len))
 			return (enum vfit_hash)i;
-	}
 	return VFIT_HASH_INVALID;
 }
 
@@ -90,6 +89,13 @@ int vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_
 	switch (algo) {
 #if VFIT_HAVE_CRC32
 	case VFIT_HASH_CRC32:
+		if (impl == VFIT_IMPL_ACCEL)
+			return -1;
+		c->u.crc = 0;
+		break;
+#endif
+#if VFIT_HAVE_CRC16
+	case VFIT_HASH_CRC16:
 		if (impl == VFIT_IMPL_ACCEL)
 			return -1;
 		c->u.crc = 0;
@@ -154,6 +160,11 @@ void vfit_hash_update(struct vfit_hash_ctx *c, const void *p, size_t n)
 		c->u.crc = vfit_crc32(c->u.crc, p, n);
 		break;
 #endif
+#if VFIT_HAVE_CRC16
+	case VFIT_HASH_CRC16:
+		c->u.crc = vfit_crc16((uint16_t)c->u.crc, p, n);
+		break;
+#endif
 #if VFIT_HAVE_MD5
 	case VFIT_HASH_MD5:
 		vfit_md5_update(&c->u.md5, p, n);
@@ -195,6 +206,12 @@ void vfit_hash_final(struct vfit_hash_ctx *c, uint8_t *out)
 #if VFIT_HAVE_CRC32
 	case VFIT_HASH_CRC32:
 		st_be32(out, c->u.crc);
+		break;
+#endif
+#if VFIT_HAVE_CRC16
+	case VFIT_HASH_CRC16:
+		out[0] = (uint8_t)(c->u.crc >> 8);
+		out[1] = (uint8_t)c->u.crc;
 		break;
 #endif
 #if VFIT_HAVE_MD5

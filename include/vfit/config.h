@@ -12,6 +12,10 @@
 #ifndef VFIT_HAVE_CRC32
 #define VFIT_HAVE_CRC32 1
 #endif
+/* FIT `crc16-ccitt` (U-Boot's hash-images.its); 32 bytes of table. */
+#ifndef VFIT_HAVE_CRC16
+#define VFIT_HAVE_CRC16 1
+#endif
 #ifndef VFIT_HAVE_MD5
 #define VFIT_HAVE_MD5 1
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Hashes for FIT `hash*` nodes and signatures: CRC-32, MD5, SHA-1, SHA-224,
- * SHA-256, SHA-384, SHA-512.  Contexts are plain structs of constant size
+ * SHA-256, SHA-384, SHA-512, CRC-16-CCITT.  Contexts are plain structs of constant size
  * that the caller owns; nothing allocates, nothing is global.
  *
  * SHA-1 and SHA-256 pick the CPU's SHA instructions (x86 SHA-NI, ARMv8
@@ -25,6 +25,7 @@ enum vfit_hash {
 	VFIT_HASH_SHA256,
 	VFIT_HASH_SHA384,
 	VFIT_HASH_SHA512,
+	VFIT_HASH_CRC16,        /* FIT "crc16-ccitt"; appended: the values above are stable */
 };
 
 #define VFIT_HASH_MAX_SIZE 64
@@ -94,6 +95,9 @@ void vfit_md5_final(struct vfit_md5_ctx *c, uint8_t out[16]);
 /* IEEE CRC-32 (zlib): pass 0 to start, feed the result back to continue. */
 uint32_t vfit_crc32(uint32_t crc, const void *p, size_t n);
 
+/* CRC-16/XMODEM (FIT crc16-ccitt): pass 0 to start, feed the result back to continue. */
+uint16_t vfit_crc16(uint16_t crc, const void *p, size_t n);
+
 /* Any of the above through one context. */
 struct vfit_hash_ctx {
 	enum vfit_hash algo;
@@ -110,7 +114,7 @@ struct vfit_hash_ctx {
 int vfit_hash_init(struct vfit_hash_ctx *c, enum vfit_hash algo);
 int vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl);
 void vfit_hash_update(struct vfit_hash_ctx *c, const void *p, size_t n);
-/* Writes vfit_hash_size(algo) bytes; CRC-32 is written big-endian, as FIT stores it. */
+/* Writes vfit_hash_size(algo) bytes; the CRCs are written big-endian, as FIT stores them. */
 void vfit_hash_final(struct vfit_hash_ctx *c, uint8_t *out);
 int vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out);
 

@@ -76,6 +76,11 @@ is "json check" "conf-signature false dev /signature/key-dev" \
 	"$(jq -r '.checks[0] | "\(.kind) \(.ok) \(.key_name) \(.key)"' bad.json)"
 contains "error line" err.txt \
 	"^vfit: a.fit: /configurations/conf-1/signature-1: value: failed to verify required signature$"
+# Both streams into one file (stdout then block-buffered): the reason on
+# stderr comes after the U-Boot lines and the summary, not before them.
+"$VFIT" verify -f a.fit -k ctl.dtb > both.txt 2>&1
+is "combined log: reason last" "vfit: a.fit" "$(tail -n 1 both.txt | cut -d: -f1-2)"
+is "combined log: summary before it" "Rejected" "$(tail -n 2 both.txt | head -n 1 | cut -d: -f1)"
 
 # The man page documents every option of --help.
 "$VFIT" verify --help > help.txt

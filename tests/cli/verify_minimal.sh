@@ -7,7 +7,7 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 
-MINIMAL="-DVFIT_HAVE_CRC32=0 -DVFIT_HAVE_MD5=0 -DVFIT_HAVE_SHA1=0 -DVFIT_HAVE_SHA224=0
+MINIMAL="-DVFIT_HAVE_CRC32=0 -DVFIT_HAVE_CRC16=0 -DVFIT_HAVE_MD5=0 -DVFIT_HAVE_SHA1=0 -DVFIT_HAVE_SHA224=0
  -DVFIT_HAVE_SHA384=0 -DVFIT_HAVE_SHA512=0 -DVFIT_HAVE_RSA_PSS=0 -DVFIT_RSA_MAX_BITS=2048"
 cat > drv.c <<'C'
 #include <stdio.h>
@@ -89,10 +89,12 @@ fit sha512 sha512 sha256,rsa2048 "" .
 is "sha512 hash compiled out" 1 "$(./drv sha512.fit sha512.dtb)"
 fit crc crc32 sha256,rsa2048 "" .
 is "crc32 hash compiled out" 1 "$(./drv crc.fit crc.dtb)"
+fit crc16 crc16-ccitt sha256,rsa2048 "" .
+is "crc16-ccitt hash compiled out" 1 "$(./drv crc16.fit crc16.dtb)"
 fit big sha256 sha256,rsa3072 "" k3
 is "rsa3072 above VFIT_RSA_MAX_BITS" 1 "$(./drv big.fit big.dtb)"
 # The full build accepts them all.
-for n in pss sha1 sha512 crc big; do
+for n in pss sha1 sha512 crc crc16 big; do
 	status 0 "full build: $n" "$VFIT" verify -f $n.fit -k $n.dtb
 done
 finish
