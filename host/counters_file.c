@@ -67,43 +67,19 @@ struct file_store {
 	int dirfd;              /* flock()ed around read-modify-write */
 };
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)(v >> 32));
-	put32(p + 4, (uint32_t)v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
 static size_t encode(const struct table *t, uint8_t *buf)
 {
 	size_t off = HDR_SIZE;
 	uint32_t i;
 
 	memcpy(buf, FILE_MAGIC, 4);
-	put32(buf + 4, FILE_VERSION);
-	put32(buf + 8, t->n);
-	put32(buf + 12, 0);
+	ctr_put_be(buf + 4, FILE_VERSION, 4);
+	ctr_put_be(buf + 8, t->n, 4);
+	ctr_put_be(buf + 12, 0, 4);
 	for (i = 0; i < t->n; i++) {
 		memset(buf + off, 0, NAME_FIELD);
 		memcpy(buf + off, t->e[i].name, strlen(t->e[i].name));
-		put64(buf + off + NAME_FIELD, t->e[i].value);
+		ctr_put_be(buf + off + NAME_FIELD, t->e[i].value, 8);
 		off += ENTRY_SIZE;
 	}
 	vfit_hash(VFIT_HASH_SHA256, buf, off, buf + off);
@@ -137,10 +113,10 @@ static int decode(const char *path, const uint8_t *buf, size_t len, struct table
 		return bad(path, e, len < 4 ? "truncated" : "has a bad magic (not a vfit counter store)");
 	if (len < HDR_SIZE + SUM_SIZE)
 		return bad(path, e, "truncated");
-	if (get32(buf + 4) != FILE_VERSION)
+	if ((uint32_t)ctr_get_be(buf + 4, 4) != FILE_VERSION)
 		return bad(path, e, "has an unsupported format version");
-	n = get32(buf + 8);
-	if (n > FILE_MAX_ENTRIES || get32(buf + 12))
+	n = (uint32_t)ctr_get_be(buf + 8, 4);
+	if (n > FILE_MAX_ENTRIES || (uint32_t)ctr_get_be(buf + 12, 4))
 		return bad(path, e, "has a corrupted header");
 	off = HDR_SIZE + (size_t)n * ENTRY_SIZE;
 	if (len != off + SUM_SIZE)
@@ -162,7 +138,7 @@ static int decode(const char *path, const uint8_t *buf, size_t len, struct table
 		memcpy(t->e[i].name, p, NAME_FIELD);
 		if (!vfit_ctr_name_valid(t->e[i].name) || find(t, t->e[i].name) >= 0)
 			return bad(path, e, "has an invalid or repeated counter name");
-		t->e[i].value = get64(p + NAME_FIELD);
+		t->e[i].value = ctr_get_be(p + NAME_FIELD, 8);
 		t->n = i + 1;
 	}
 	return 0;

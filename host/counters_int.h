@@ -36,4 +36,22 @@ struct vfit_ctr_store {
 int vfit_ctr_write_atomic(const char *path, const void *data, size_t len, int replace,
 			  struct vfit_err *e);
 
+/* Big-endian fields of the stores' on-disk and NV formats. */
+static inline void ctr_put_be(uint8_t *p, uint64_t v, int n)
+{
+	while (n--) {
+		p[n] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static inline uint64_t ctr_get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | *p++;
+	return v;
+}
+
 #endif

@@ -162,24 +162,6 @@ static void no_policy(TPM2B_DIGEST *d)
 	vfit_hash(VFIT_HASH_SHA256, no_policy_seed, strlen(no_policy_seed), d->buffer);
 }
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	int i;
-
-	for (i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static int auth_load(const char *path, int create, TPM2B_AUTH *auth, struct vfit_err *e)
 {
 	uint8_t buf[VFIT_CTR_AUTH_SIZE + 1];
@@ -373,7 +355,7 @@ static int raw_read(struct tpm_store *t, struct nv *ctr, const char *name, uint6
 
 	if (nv_read(t, ctr, b, 8, name, e))
 		return -1;
-	*raw = get64(b);
+	*raw = ctr_get_be(b, 8);
 	return 0;
 }
 
@@ -384,7 +366,7 @@ static void baseline_encode(const char *name, uint64_t raw, uint8_t out[BASELINE
 	out[5] = 0;
 	out[6] = 0;
 	out[7] = BASELINE_VERSION;
-	put64(out + 8, raw);
+	ctr_put_be(out + 8, raw, 8);
 	vfit_hash(VFIT_HASH_SHA256, name, strlen(name), out + 16);
 }
 
@@ -394,7 +376,7 @@ static int baseline_decode(struct tpm_store *t, const uint8_t in[BASELINE_SIZE],
 {
 	uint8_t want[BASELINE_SIZE];
 
-	baseline_encode(name, get64(in + 8), want);
+	baseline_encode(name, ctr_get_be(in + 8, 8), want);
 	if (memcmp(in, want, 8))
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "TPM %s: NV index 0x%08x is not a vfit counter baseline", t->conf,
@@ -403,7 +385,7 @@ static int baseline_decode(struct tpm_store *t, const uint8_t in[BASELINE_SIZE],
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "TPM %s: NV index 0x%08x belongs to another counter name than '%s' "
 				    "(slot collision: rename the counter)", t->conf, h, name);
-	*raw = get64(in + 8);
+	*raw = ctr_get_be(in + 8, 8);
 	return 0;
 }
 
