@@ -26,7 +26,7 @@ bin=$T/test_sha
 if ! $cc -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wvla -Wpointer-arith -Wcast-qual -Wundef -O2 -march=armv8-a+crypto -static \
 	-Iinclude -D_GNU_SOURCE -DVFIT_TEST_NO_OPENSSL -o "$bin" \
-	tests/unit/test_sha.c tests/unit/check.c lib/hash.c lib/sha*.c lib/md5.c lib/crc32.c >"$T/cc" 2>&1; then
+	tests/unit/test_sha.c tests/unit/check.c lib/hash.c lib/sha*.c lib/md5.c lib/crc32.c lib/crc16.c >"$T/cc" 2>&1; then
 	fail "cross-compile test_sha for aarch64+crypto"
 	head -n 20 "$T/cc"
 	finish

@@ -14,9 +14,9 @@ export VFIT_VECTORS
 flags="-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 	-Wvla -Wpointer-arith -Wcast-qual -Wundef -Os -Iinclude -D_GNU_SOURCE"
 libs="lib/hash.c lib/sha1.c lib/sha256.c lib/sha512.c lib/sha_x86.c lib/sha_arm.c
-	lib/md5.c lib/crc32.c"
+	lib/md5.c lib/crc32.c lib/crc16.c"
 
-for t in test_sha test_crc32 test_md5; do
+for t in test_sha test_crc32 test_crc16 test_md5; do
 	# shellcheck disable=SC2086
 	if ! cc $flags -o "$T/$t" tests/unit/$t.c tests/unit/check.c $libs -lcrypto -lz \
 		>"$T/cc" 2>&1; then
