@@ -8,7 +8,8 @@
 #   4. a boot-time check that verifies        (vfit verify: exit 0)
 #   5. one flipped payload byte, rejected     (vfit verify: exit 1)
 # then the boot flow (vfit boot, a device simulated in a directory):
-#   6. a chain of trust ROM keys -> bootloader FIT -> its DTB's kernel key -> kernel FIT
+#   6. a chain of trust ROM keys -> bootloader FIT -> its DTB's kernel key -> kernel FIT,
+#      confirmed by the OS (mark-good), which moves the rollback counters up
 #   7. slot A's kernel tampered: slot A is marked bad and slot B boots
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,6 +70,8 @@ run "$VFIT" mkimage -q -f bootloader.its -k ../keys -K rom.dtb -r bootloader.fit
 run "$VFIT" mkimage -q -f recovery.its -k ../keys -K rom.dtb recovery.fit
 run "$VFIT" boot --device dev init --rom rom.dtb --recovery recovery.fit bootloader.fit kernel.fit
 run "$VFIT" boot --device dev
+printf '\n# the OS confirms the boot: the rollback counters move up to the booted index\n'
+run "$VFIT" boot --device dev mark-good
 
 step "7. slot A's kernel FIT tampered: slot A is marked bad, slot B boots"
 off=$(grep -obUa 'VFIT-DEMO-KERNEL' dev/slot-a/stage2.fit | head -n 1 | cut -d: -f1)
