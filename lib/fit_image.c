@@ -175,7 +175,8 @@ static void image_sigs(struct vfit_ctx *c, unsigned int index, uint32_t *sat)
 	if (req) {
 		memcpy(keys, c->img_key, sizeof(keys));
 		n = c->nimg_keys;
-	} else {
+	} else if (c->keys >= 0) {
+		/* On a negative parent, fdt_first_subnode() would yield the root. */
 		fdt_for_each_subnode(key, c->ctl, c->keys)
 			if (n < VFIT_MAX_KEYS)
 				keys[n++] = key;

@@ -1110,6 +1110,94 @@ static void test_limits(void)
 	unload(&f);
 }
 
+/*
+ * A control FDT without /signature trusts no key.  fdt_for_each_subnode()
+ * on the missing node's -FDT_ERR_NOTFOUND starts at the root, so the key
+ * properties of ctl_image copied onto the control root must not be used
+ * to report an image signature as verified.
+ */
+static void test_no_keys_root(void)
+{
+	static uint8_t ctl[4096];
+	const void *src = fuzz_ctl[CTL_IMAGE].p;
+	int key = fdt_first_subnode(src, fdt_subnode_offset(src, 0, "signature"));
+	int prop, len;
+	const char *name;
+	const void *val;
+	unsigned int i, ok = 0;
+	struct fit f;
+
+	CHECK(!fdt_create_empty_tree(ctl, sizeof(ctl)), "empty control");
+	fdt_for_each_property_offset(prop, src, key) {
+		val = fdt_getprop_by_offset(src, prop, &name, &len);
+		CHECK(val && !fdt_setprop(ctl, 0, name, val, len), "copy %s", name);
+	}
+	fdt_pack(ctl);
+	load(&f, "image-sigs");
+	EXPECT(verify_ctl(&f, f.len, ctl, fdt_totalsize(ctl), NULL, VFIT_VERIFY_ALLOW_UNENFORCED),
+	       VFIT_OK, NULL, NULL);
+	for (i = 0; i < res.nchecks; i++)
+		ok += res.check[i].kind == VFIT_CHECK_IMAGE_SIG && !res.check[i].result;
+	CHECK(res.unenforced && ok == 0, "%u image signatures verified without keys", ok);
+	unload(&f);
+}
+
+/*
+ * A property token after a node's subnodes: fdt_check_full() accepts it,
+ * libfdt's property lookups stop at the first subnode and never see it,
+ * but the region walk hashes it.  A second "load" placed there changes
+ * the message; moving the (excluded) "data" there leaves the message
+ * alone but leaves the verifier without the payload.
+ */
+static void test_prop_after_subnode(void)
+{
+	const char *sig = "/configurations/conf-1/signature-1";
+	const struct fdt_property *fp;
+	uint8_t tok[16];
+	struct fit f;
+	int k, start, end;
+
+	load(&f, "conf-sha256");
+	edit(&f);
+	k = node(f.b, "/images/kernel");
+	fp = fdt_get_property(f.b, k, "load", NULL);
+	memcpy(tok, "\0\0\0\3\0\0\0\4", 8);
+	memcpy(tok + 8, &fp->nameoff, 4);
+	memcpy(tok + 12, "\0\0\x10\0", 4);
+	subtree(f.b, k, &start, &end);
+	insert(&f, end - 4, tok, sizeof(tok));
+	done(&f);
+	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_REQUIRED, sig, "value");
+	unload(&f);
+
+	load(&f, "conf-sha256");
+	edit(&f);
+	{
+		uint8_t *copy;
+		int off, next, len;
+
+		k = node(f.b, "/images/kernel");
+		for (off = fdt_first_property_offset(f.b, k); off >= 0;
+		     off = fdt_next_property_offset(f.b, off)) {
+			const char *name;
+
+			fdt_getprop_by_offset(f.b, off, &name, &len);
+			if (!strcmp(name, "data"))
+				break;
+		}
+		fdt_next_tag(f.b, off, &next);
+		copy = malloc((size_t)(next - off));
+		memcpy(copy, f.b + fdt_off_dt_struct(f.b) + off, (size_t)(next - off));
+		subtree(f.b, k, &start, &end);
+		insert(&f, end - 4, copy, (size_t)(next - off));
+		fdt_delprop(f.b, k, "data");
+		free(copy);
+	}
+	done(&f);
+	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_MISSING, "/images/kernel", "data");
+	unload(&f);
+}
+
 int main(void)
 {
 	EVP_PKEY *dev = rsa_key(2048, 65537), *prod = rsa_key(2048, 65537);
@@ -1128,6 +1216,8 @@ int main(void)
 	test_dm_verity(dev);
 	test_bleichenbacher();
 	test_limits();
+	test_no_keys_root();
+	test_prop_after_subnode();
 	EVP_PKEY_free(dev);
 	EVP_PKEY_free(prod);
 	return check_done();
