@@ -16,24 +16,13 @@
  */
 #include <string.h>
 
+#include <libfdt.h>
+
 #include "vfit/boot.h"
 
 #define STATE_MAGIC "VFBS"
 #define STATE_VERSION 1u
 #define STATE_BODY 32
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
 
 void vfit_boot_state_default(struct vfit_boot_state *s)
 {
@@ -52,8 +41,8 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 
 	memset(out, 0, VFIT_BOOT_STATE_SIZE);
 	memcpy(out, STATE_MAGIC, 4);
-	put32(out + 4, STATE_VERSION);
-	put32(out + 8, s->seq);
+	fdt32_st(out + 4, STATE_VERSION);
+	fdt32_st(out + 8, s->seq);
 	out[12] = s->active;
 	out[13] = s->booted;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
@@ -69,7 +58,7 @@ int vfit_boot_state_decode(const uint8_t *in, size_t len, struct vfit_boot_state
 	unsigned int i;
 
 	if (len != VFIT_BOOT_STATE_SIZE || memcmp(in, STATE_MAGIC, 4) ||
-	    get32(in + 4) != STATE_VERSION)
+	    fdt32_ld((const fdt32_t *)(in + 4)) != STATE_VERSION)
 		return -1;
 	if (vfit_hash(VFIT_HASH_SHA256, in, STATE_BODY, sum) ||
 	    memcmp(sum, in + STATE_BODY, sizeof(sum)))
@@ -82,7 +71,7 @@ int vfit_boot_state_decode(const uint8_t *in, size_t len, struct vfit_boot_state
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
 		if (in[14 + i] < VFIT_SLOT_GOOD || in[14 + i] > VFIT_SLOT_BAD)
 			return -1;
-	s->seq = get32(in + 8);
+	s->seq = fdt32_ld((const fdt32_t *)(in + 8));
 	s->active = in[12];
 	s->booted = in[13];
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
