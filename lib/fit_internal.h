@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Internals shared by the lib/fit_*.c files: the verification context
- * that carries the inputs and the caller's result, and the few helpers
- * more than one file needs.  Nothing here is public API.
+ * that carries the inputs, the caller's result and a cursor on the check
+ * in progress, and the few helpers more than one file needs.  Nothing
+ * here is public API.
  */
 #ifndef VFIT_FIT_INTERNAL_H
 #define VFIT_FIT_INTERNAL_H
@@ -19,21 +20,36 @@ struct vfit_ctx {
 	const void *ctl;
 	struct vfit_verify_result *res;
 	int keys;                       /* /signature in ctl, or < 0 */
-	int img_key[VFIT_MAX_KEYS];     /* key nodes with required = "image" */
-	unsigned int nimg_keys;
+	/*
+	 * Where the check in progress is.  Every step points the cursor at
+	 * what it is about to read; when a step fails, vfit_verify() reports
+	 * the cursor, so no error path has to pass its location around.
+	 */
+	int node;
+	const char *prop;
+	bool in_control;
+	/* Recorded with each check: the image being verified (NULL: the configuration). */
+	const struct vfit_image *img;
+	bool required;                  /* signatures are checked for required keys */
 	bool conf_enforced;             /* a required key verified the configuration */
+	struct vfit_node_list list;     /* what the configuration signatures cover */
+	/* Payload digest of image node dnode with hash dhash: each image is hashed once. */
+	int dnode;
+	enum vfit_hash dhash;
+	uint8_t digest[VFIT_HASH_MAX_SIZE];
 };
 
-/* Records the first fatal error and returns r (so callers can `return fail(...)`). */
-enum vfit_result vfit_fail(struct vfit_ctx *c, enum vfit_result r, bool in_control,
-			   int node, const char *prop);
+/* Points the cursor at node (in the FIT, or in the control FDT) and prop. */
+static inline void vfit_at(struct vfit_ctx *c, int node, const char *prop, bool in_control)
+{
+	c->node = node;
+	c->prop = prop;
+	c->in_control = in_control;
+}
 
-/*
- * Appends a check to the result (dropped, and counted, when the table is
- * full); its algo and key name are read from node and key_node (-1: none).
- */
-void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, bool required,
-		 const char *image, enum vfit_result r, int node, int key_node);
+/* Appends a check (kind, outcome, FIT node, key node or -1) to the result. */
+void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
+		 int key_node);
 
 /*
  * Structure walk of spec 6.2 / 7 on fdt[0..len).  fit_rules adds the FIT
@@ -46,8 +62,6 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, int 
 enum vfit_result vfit_fit_check_where(const void *fit, size_t len, int *node,
 				      const char **prop);
 
-/* NUL-terminated string property of exactly one string, or NULL. */
-const char *vfit_prop_str(const void *fdt, int node, const char *name);
 /*
  * The properties named in names (NUL-separated, ended by an empty name) of
  * node, in one pass over the node instead of one fdt_getprop() scan per
@@ -62,27 +76,27 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 		unsigned int n);
 /* v as exactly one NUL-terminated string, or NULL. */
 const char *vfit_str(const struct vfit_prop *v);
+/* String property name of node as exactly one string, or NULL. */
+const char *vfit_prop_str(const void *fdt, int node, const char *name);
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 /* Big-endian cell at p. */
 uint32_t vfit_be32(const void *p);
 
-/* A signature node's properties: vfit_props() with VFIT_SIG_PROPS fills v[VFIT_SP_N]. */
-#define VFIT_SIG_PROPS "algo\0value\0padding\0hashed-strings\0"
-enum { VFIT_SP_ALGO, VFIT_SP_VALUE, VFIT_SP_PADDING, VFIT_SP_HASHED_STRINGS, VFIT_SP_N };
+/* The digest of img's payload with hash h (cached in c), or NULL if h is not built in. */
+const uint8_t *vfit_payload_digest(struct vfit_ctx *c, const struct vfit_image *img,
+				   enum vfit_hash h);
 
 /*
- * Checks one signature value over digest (of the hash its algo names) with
- * the RSA key at key_node; sp are the signature node's properties above.
+ * Signature checks of a configuration (c->img NULL) or of the image c->img
+ * at node (spec 6.3, 6.4): role names the keys that must verify it,
+ * any = one of them suffices.  VFIT_REQ_NONE checks image signatures with
+ * every key for the record only, as U-Boot does.
  */
-enum vfit_result vfit_sig_check(const struct vfit_ctx *c, const struct vfit_prop *sp,
-				const uint8_t *digest, int key_node);
-
-/* Configuration signatures with the required-conf keys (spec 6.3). */
-enum vfit_result vfit_conf_verify(struct vfit_ctx *c, int conf);
+enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any);
 
 /* Image data location with the bounds of spec 2.6 / 6.5, and image checks (6.4). */
 enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img);
-enum vfit_result vfit_image_verify(struct vfit_ctx *c, unsigned int index);
+enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img);
 
 #endif

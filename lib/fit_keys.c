@@ -9,44 +9,30 @@
 
 #include "fit_internal.h"
 
-static bool hash_built_in(enum vfit_hash h)
-{
-	switch (h) {
-	case VFIT_HASH_SHA1: return VFIT_HAVE_SHA1;
-	case VFIT_HASH_SHA256: return VFIT_HAVE_SHA256;
-	case VFIT_HASH_SHA384: return VFIT_HAVE_SHA384;
-	case VFIT_HASH_SHA512: return VFIT_HAVE_SHA512;
-	default: return false;
-	}
-}
+/* Signature hashes (spec 3.2); vfit_hash_lookup() knows only those built in. */
+#define SIG_HASHES (1u << VFIT_HASH_SHA1 | 1u << VFIT_HASH_SHA256 | 1u << VFIT_HASH_SHA384 | \
+		    1u << VFIT_HASH_SHA512)
 
 enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo)
 {
-	const char *comma, *rsa;
-	size_t n;
+	const struct vfit_prop v = { (const uint8_t *)s, len };
+	const char *rsa;
+	uint32_t bits = 0;
+	unsigned int i;
 
-	/* One NUL-terminated string "<hash>,rsa<bits>", matched exactly. */
-	if (!s || len < 1 || s[len - 1] || strlen(s) != (size_t)len - 1)
+	/* One NUL-terminated string "<hash>,rsa<4 digits>", matched exactly. */
+	if (!vfit_str(&v) || !(rsa = strchr(s, ',')) || strlen(rsa) != 8 || memcmp(rsa, ",rsa", 4))
 		return VFIT_ERR_UNSUPPORTED;
-	comma = memchr(s, ',', (size_t)len);
-	if (!comma)
-		return VFIT_ERR_UNSUPPORTED;
-	algo->hash = vfit_hash_lookup(s, (size_t)(comma - s));
-	if (!hash_built_in(algo->hash))
-		return VFIT_ERR_UNSUPPORTED;
-	rsa = comma + 1;
-	n = strlen(rsa);
-	if (n != 7 || memcmp(rsa, "rsa", 3))
-		return VFIT_ERR_UNSUPPORTED;
-	if (!memcmp(rsa + 3, "2048", 4))
-		algo->rsa_bits = 2048;
-	else if (!memcmp(rsa + 3, "3072", 4))
-		algo->rsa_bits = 3072;
-	else if (!memcmp(rsa + 3, "4096", 4))
-		algo->rsa_bits = 4096;
-	else
-		return VFIT_ERR_UNSUPPORTED;
-	return algo->rsa_bits <= VFIT_RSA_MAX_BITS ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
+	for (i = 4; i < 8; i++) {
+		if (rsa[i] < '0' || rsa[i] > '9')
+			return VFIT_ERR_UNSUPPORTED;
+		bits = bits * 10 + (uint32_t)(rsa[i] - '0');
+	}
+	algo->hash = vfit_hash_lookup(s, (size_t)(rsa - s));
+	algo->rsa_bits = bits;
+	/* 2048, 3072 or 4096 bits, within what this build accepts. */
+	return (SIG_HASHES >> algo->hash & 1) && bits % 1024 == 0 && bits >= 2048 &&
+	       bits <= 4096 && bits <= VFIT_RSA_MAX_BITS ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
 }
 
 enum vfit_result vfit_control_check(const void *ctl, size_t len)

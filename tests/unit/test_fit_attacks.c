@@ -757,8 +757,8 @@ static void test_mix(void)
 	fdt_setprop(f.b, k, "value", h, 64);
 	fdt_setprop_string(f.b, node(f.b, "/configurations/conf-1"), "ramdisk", "evil");
 	done(&f);
-	EXPECT(verify(&f, CTL_IMAGE), VFIT_ERR_REQUIRED, "/signature/key-img", NULL);
-	CHECK(res.in_control, "blamed on the required key");
+	EXPECT(verify(&f, CTL_IMAGE), VFIT_ERR_NO_SIGNATURE, "/images/evil", NULL);
+	CHECK(!res.in_control, "blamed on the image");
 	unload(&f);
 
 	/* An image signature moved to another image. */
@@ -771,7 +771,7 @@ static void test_mix(void)
 
 		memcpy(va, vb, (size_t)la);
 	}
-	EXPECT(verify(&f, CTL_IMAGE), VFIT_ERR_REQUIRED, "/signature/key-img", NULL);
+	EXPECT(verify(&f, CTL_IMAGE), VFIT_ERR_REQUIRED, "/images/kernel/signature-1", "value");
 	unload(&f);
 }
 
@@ -910,19 +910,20 @@ static void test_keys(EVP_PKEY *dev, EVP_PKEY *prod)
 	/* Algorithm confusion: key node says sha1, signature says sha256. */
 	k = fdt_path_offset(ctl, "/signature/key-dev");
 	fdt_setprop_string(ctl, k, "algo", "sha1,rsa2048");
-	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, sig, "value");
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, "/signature/key-dev", NULL);
+	CHECK(res.in_control, "key errors are blamed on the key node");
 	/* ...and the signature says sha1 with a sha256 key node. */
 	fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048");
 	edit(&f);
 	fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha1,rsa2048");
 	done(&f);
-	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, sig, "value");
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, "/signature/key-dev", NULL);
 	/* rsa4096 in both algos, but a 2048-bit key. */
 	edit(&f);
 	fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa4096");
 	done(&f);
 	fdt_setprop_string(ctl, k, "algo", "sha256,rsa4096");
-	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, "/signature/key-dev", NULL);
 	/* num-bits lying about a 2048-bit modulus. */
 	fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048");
 	edit(&f);
@@ -930,11 +931,11 @@ static void test_keys(EVP_PKEY *dev, EVP_PKEY *prod)
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
 	fdt_setprop_u32(ctl, k, "rsa,num-bits", 3072);
-	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, "/signature/key-dev", NULL);
 	fdt_setprop_u32(ctl, k, "rsa,num-bits", 2048);
 	/* Key node without algo. */
 	fdt_delprop(ctl, k, "algo");
-	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, "/signature/key-dev", NULL);
 	fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048");
 	/* Unknown algorithms: ECDSA is not supported, nor unknown names. */
 	edit(&f);
