@@ -60,6 +60,14 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 	}
 }
 
+bool vfit_in(const char *name, const char *list)
+{
+	for (; *list; list += strlen(list) + 1)
+		if (!strcmp(name, list))
+			return true;
+	return false;
+}
+
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix)
 {
 	int len;

@@ -78,6 +78,8 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 const char *vfit_str(const struct vfit_prop *v);
 /* String property name of node as exactly one string, or NULL. */
 const char *vfit_prop_str(const void *fdt, int node, const char *name);
+/* Whether name is one of list (NUL-separated names, ended by an empty one). */
+bool vfit_in(const char *name, const char *list);
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 /* Big-endian cell at p. */

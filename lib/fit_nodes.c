@@ -50,7 +50,7 @@ static enum vfit_result add_image(const void *fit, int img, struct vfit_node_lis
 		if (vfit_name_prefix(fit, child, "hash")) {
 			hashes++;
 			r = add(list, child);
-		} else if (!strcmp(name, "cipher") || !strcmp(name, "dm-verity")) {
+		} else if (vfit_in(name, "cipher\0dm-verity\0")) {
 			r = add(list, child);
 		}
 	}
@@ -76,8 +76,7 @@ enum vfit_result vfit_conf_nodes(const void *fit, int conf_offset, struct vfit_n
 		val = fdt_getprop_by_offset(fit, prop, &name, &len);
 		if (!val)
 			return VFIT_ERR_FORMAT;
-		if (!strcmp(name, "description") || !strcmp(name, "compatible") ||
-		    !strcmp(name, "default"))
+		if (vfit_in(name, "description\0compatible\0default\0"))
 			continue;
 		/* Not a string list (no final NUL): contributes nothing, as in HEAD. */
 		if (len < 1 || val[len - 1])
@@ -93,12 +92,6 @@ enum vfit_result vfit_conf_nodes(const void *fit, int conf_offset, struct vfit_n
 		}
 	}
 	return nimg ? VFIT_OK : VFIT_ERR_NO_IMAGES;
-}
-
-static bool excluded(const char *name)
-{
-	return !strcmp(name, "data") || !strcmp(name, "data-size") ||
-	       !strcmp(name, "data-position") || !strcmp(name, "data-offset");
 }
 
 /*
@@ -140,7 +133,8 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
 			if (w == 2) {
 				if (!fdt_getprop_by_offset(fit, off, &name, NULL))
 					return VFIT_ERR_FORMAT;
-				incl = !excluded(name);
+				/* The payload properties are not signed (spec 3.4). */
+				incl = !vfit_in(name, "data\0data-size\0data-position\0data-offset\0");
 			}
 			break;
 		case FDT_NOP:

@@ -63,21 +63,9 @@ static enum vfit_result select_conf(struct vfit_ctx *c, const char *name)
 	return VFIT_OK;
 }
 
-/*
- * Configuration properties that name images to be loaded.  One string of
- * NUL-separated names rather than a pointer table: no relocated data.
- */
-static bool image_kind(const char *prop)
-{
-	static const char kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmware\0"
-				    "script\0setup\0standalone\0";
-	const char *k;
-
-	for (k = kinds; *k; k += strlen(k) + 1)
-		if (!strcmp(prop, k))
-			return true;
-	return false;
-}
+/* Configuration properties that name images to be loaded. */
+static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmware\0script\0"
+				  "setup\0standalone\0";
 
 /*
  * The image table: one entry per reference, in property order.  A name
@@ -97,7 +85,7 @@ static enum vfit_result collect(struct vfit_ctx *c)
 	c->node = res->conf_node;
 	fdt_for_each_property_offset(prop, c->fit, res->conf_node) {
 		val = fdt_getprop_by_offset(c->fit, prop, &name, &len);
-		if (!val || !image_kind(name))
+		if (!val || !vfit_in(name, image_kinds))
 			continue;
 		c->prop = name;
 		if (len < 1 || val[len - 1])
