@@ -15,7 +15,7 @@ static const char iprops[] = "data\0data-position\0data-offset\0data-size\0load\
 enum iprop { P_DATA, P_POS, P_OFF, P_SIZE, P_LOAD, P_ENTRY, P_TYPE, P_OS, P_ARCH, P_COMP, NP };
 
 /* A 4-byte cell read as U-Boot does: signed; negative values are refused. */
-static enum vfit_result cell(const struct vfit_prop *v, uint64_t *out)
+static enum vfit_result cell(const struct vfit_prop *v, uint32_t *out)
 {
 	if (!v->p)
 		return VFIT_ERR_MISSING;
@@ -43,13 +43,15 @@ static enum vfit_result addr(const struct vfit_prop *v, uint64_t *out, bool *pre
  * first 4-byte boundary after the FDT.  On top of U-Boot's checks (no
  * negative values, within VFIT_SIGNATURE_MAX_SIZE) the payload must lie
  * wholly inside the loaded bytes and after the FDT: the FDT's own bytes
- * are not payload.  All sums are 64-bit: every term is below 2^32.
+ * are not payload.  32-bit sums cannot wrap: totalsize, the offset and the
+ * size are each checked against the limit (at most 2^30) first.
  */
+_Static_assert(VFIT_SIGNATURE_MAX_SIZE <= 0x40000000u, "VFIT_SIGNATURE_MAX_SIZE above 1 GiB");
+
 static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img,
 			       const struct vfit_prop *v)
 {
-	uint64_t fdt_end = ((uint64_t)fdt_totalsize(c->fit) + 3) & ~(uint64_t)3;
-	uint64_t start, size;
+	uint32_t fdt_end = (fdt_totalsize(c->fit) + 3) & ~3u, start, size;
 	bool has_pos = v[P_POS].p != NULL;
 	const char *where = has_pos ? "data-position" : "data-offset";
 	enum vfit_result r;
@@ -71,6 +73,8 @@ static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img,
 	if (r)
 		return r;
 	c->prop = where;
+	if (start > VFIT_SIGNATURE_MAX_SIZE || size > VFIT_SIGNATURE_MAX_SIZE)
+		return VFIT_ERR_DATA_BOUNDS;
 	if (!has_pos)
 		start += fdt_end;
 	if (start < fdt_end || start + size > c->len || start + size > VFIT_SIGNATURE_MAX_SIZE)
