@@ -120,6 +120,24 @@ static void put_checks(const struct vfit_verify_result *res, enum vfit_check_kin
 	}
 }
 
+/* U-Boot's line for the last required key that failed on the configuration or image. */
+static void put_failed_key(const struct vfit_verify_result *res, const char *image,
+			   const void *ctl)
+{
+	const struct vfit_check *k;
+	unsigned int i;
+
+	for (i = res->nchecks; i-- > 0;) {
+		k = &res->check[i];
+		if (k->kind != VFIT_CHECK_HASH && k->required && k->result && k->key_node >= 0 &&
+		    (image ? k->image && !strcmp(k->image, image) : !k->image)) {
+			printf("Failed to verify required signature '%s'\n",
+			       fdt_get_name(ctl, k->key_node, NULL));
+			return;
+		}
+	}
+}
+
 /* Whether the error happened in this image (or in one of its subnodes). */
 static bool failed_in(const struct vfit_verify_result *res, const char *image, const void *fit)
 {
@@ -156,13 +174,7 @@ static void print_lines(const struct vfit_verify_result *res, const void *fit,
 			printf("error!\n%s for '%s' config node\n",
 			       res->result == VFIT_ERR_NO_SIGNATURE ? "No 'signature' subnode found" :
 			       "Verification failed", res->conf);
-			for (j = res->nchecks; j-- > 0;) {
-				if (res->check[j].kind == VFIT_CHECK_CONF_SIG && res->check[j].result) {
-					printf("Failed to verify required signature '%s'\n",
-					       fdt_get_name(ctl, res->check[j].key_node, NULL));
-					break;
-				}
-			}
+			put_failed_key(res, NULL, ctl);
 		}
 	}
 	for (i = 0; i < res->nchecks; i++) {
@@ -183,14 +195,11 @@ static void print_lines(const struct vfit_verify_result *res, const void *fit,
 			if (res->result == VFIT_ERR_HASH)
 				printf("Bad hash value for '%s' hash node in '%s' image node\n",
 				       fdt_get_name(fit, res->err_node, NULL), image);
+			else if (res->result == VFIT_ERR_REQUIRED)
+				put_failed_key(res, image, ctl);
 			else
 				printf("%s in '%s' image node\n", vfit_result_to_string(res->result),
 				       image);
-		} else if (res->result == VFIT_ERR_REQUIRED && res->in_control &&
-			   !strcmp(res->check[res->nchecks - 1].image ?
-				   res->check[res->nchecks - 1].image : "", image)) {
-			printf("error!\nFailed to verify required signature '%s'\n",
-			       fdt_get_name(ctl, res->err_node, NULL));
 		} else {
 			printf("OK\n");
 		}

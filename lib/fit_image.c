@@ -68,11 +68,11 @@ static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img,
 	r = cell(&v[has_pos ? P_POS : P_OFF], &start);
 	if (r)
 		return r;
-	c->prop = "data-size";
+	c->at.prop = "data-size";
 	r = cell(&v[P_SIZE], &size);
 	if (r)
 		return r;
-	c->prop = where;
+	c->at.prop = where;
 	if (start > VFIT_SIGNATURE_MAX_SIZE || size > VFIT_SIGNATURE_MAX_SIZE)
 		return VFIT_ERR_DATA_BOUNDS;
 	if (!has_pos)
@@ -95,10 +95,10 @@ enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img)
 	r = locate(c, img, v);
 	if (r)
 		return r;
-	c->prop = "load";
+	c->at.prop = "load";
 	if (addr(&v[P_LOAD], &img->load, &img->has_load))
 		return VFIT_ERR_FORMAT;
-	c->prop = "entry";
+	c->at.prop = "entry";
 	if (addr(&v[P_ENTRY], &img->entry, &img->has_entry))
 		return VFIT_ERR_FORMAT;
 	img->type = vfit_str(&v[P_TYPE]);
@@ -138,7 +138,7 @@ static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *i
 	digest = h == VFIT_HASH_INVALID ? NULL : vfit_payload_digest(c, img, h);
 	if (!digest)
 		return VFIT_ERR_UNSUPPORTED;
-	c->prop = "value";
+	c->at.prop = "value";
 	if (!v[1].p)
 		return VFIT_ERR_MISSING;
 	if ((size_t)v[1].len != vfit_hash_size(h))

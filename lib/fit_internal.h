@@ -25,9 +25,11 @@ struct vfit_ctx {
 	 * what it is about to read; when a step fails, vfit_verify() reports
 	 * the cursor, so no error path has to pass its location around.
 	 */
-	int node;
-	const char *prop;
-	bool in_control;
+	struct vfit_where {
+		int node;
+		const char *prop;
+		bool in_control;
+	} at;
 	/* Recorded with each check: the image being verified (NULL: the configuration). */
 	const struct vfit_image *img;
 	bool required;                  /* signatures are checked for required keys */
@@ -42,9 +44,9 @@ struct vfit_ctx {
 /* Points the cursor at node (in the FIT, or in the control FDT) and prop. */
 static inline void vfit_at(struct vfit_ctx *c, int node, const char *prop, bool in_control)
 {
-	c->node = node;
-	c->prop = prop;
-	c->in_control = in_control;
+	c->at.node = node;
+	c->at.prop = prop;
+	c->at.in_control = in_control;
 }
 
 /* Appends a check (kind, outcome, FIT node, key node or -1) to the result. */

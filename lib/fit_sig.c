@@ -66,7 +66,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	r = vfit_algo_parse(algo, sp[S_ALGO].len, &a);
 	if (r)
 		return r;
-	vfit_at(c, key, NULL, true);
+	c->at.prop = "value";
 	r = vfit_key_load(c->ctl, key, algo, sp[S_ALGO].len, &k);
 	if (r)
 		return r;
@@ -93,12 +93,12 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 /*
  * Every signature* subnode of node against the keys of the given role,
  * each attempt recorded; bit i of the result is set when the i-th such key
- * verified one.  *last is the last failure.  With role VFIT_REQ_NONE each
+ * verified one.  *last is the last failure and *where its location.  With role VFIT_REQ_NONE each
  * signature is tried with every key of its algorithm until one verifies,
  * and recorded once.
  */
 static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, bool any,
-			enum vfit_result *last)
+			enum vfit_result *last, struct vfit_where *where)
 {
 	uint32_t sat = 0, bit;
 	enum vfit_result r, seen;
@@ -123,12 +123,14 @@ static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, b
 			if (role) {
 				vfit_record(c, c->img ? VFIT_CHECK_IMAGE_SIG : VFIT_CHECK_CONF_SIG, r,
 					    sig, key);
-				if (r)
+				if (r) {
 					*last = r;
-				else if (any)
+					*where = c->at;
+				} else if (any) {
 					return bit;
-				else
+				} else {
 					sat |= bit;
+				}
 				bit <<= 1;
 			} else if (r != VFIT_ERR_KEY_ALGO) {
 				seen = r;
@@ -147,6 +149,7 @@ static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, b
 enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any)
 {
 	enum vfit_result last = VFIT_ERR_NO_SIGNATURE;
+	struct vfit_where where;
 	uint32_t want = 0, sat;
 	enum vfit_result r;
 	int key;
@@ -159,7 +162,7 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 	c->required = want != 0;
 	if (!want) {
 		if (c->img)
-			try_all(c, node, VFIT_REQ_NONE, false, &last);
+			try_all(c, node, VFIT_REQ_NONE, false, &last, &where);
 		return VFIT_OK;
 	}
 	vfit_at(c, node, NULL, false);
@@ -169,8 +172,10 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 		if (r)
 			return r;
 	}
-	sat = try_all(c, node, role, any, &last);
+	where = c->at;
+	sat = try_all(c, node, role, any, &last, &where);
 	if (any ? !sat : sat != want) {
+		c->at = where;
 		/*
 		 * A mismatch means "this required key did not sign what is
 		 * here" (tampered content, a substituted configuration, another

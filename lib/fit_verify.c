@@ -53,7 +53,7 @@ static enum vfit_result select_conf(struct vfit_ctx *c, const char *name)
 	if (!name)
 		return VFIT_ERR_NO_CONFIG;
 	c->res->conf = name;
-	c->prop = NULL;
+	c->at.prop = NULL;
 	if (strchr(name, '@') || strchr(name, '/'))
 		return VFIT_ERR_UNIT_ADDRESS;
 	conf = fdt_subnode_offset(c->fit, confs, name);
@@ -82,12 +82,12 @@ static enum vfit_result collect(struct vfit_ctx *c)
 	int prop, len;
 	unsigned int idx;
 
-	c->node = res->conf_node;
+	c->at.node = res->conf_node;
 	fdt_for_each_property_offset(prop, c->fit, res->conf_node) {
 		val = fdt_getprop_by_offset(c->fit, prop, &name, &len);
 		if (!val || !vfit_in(name, image_kinds))
 			continue;
-		c->prop = name;
+		c->at.prop = name;
 		if (len < 1 || val[len - 1])
 			return VFIT_ERR_FORMAT;
 		for (s = val, idx = 0; s < val + len; s += strlen(s) + 1, idx++) {
@@ -102,7 +102,7 @@ static enum vfit_result collect(struct vfit_ctx *c)
 			img->index = idx;
 		}
 	}
-	c->prop = NULL;
+	c->at.prop = NULL;
 	return res->nimages ? VFIT_OK : VFIT_ERR_NO_IMAGES;
 }
 
@@ -134,8 +134,8 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 	vfit_at(c, -1, NULL, true);
 	if (vfit_control_check(c->ctl, ctl_len))
 		return VFIT_ERR_CONTROL;
-	r = vfit_fit_check_where(c->fit, c->len, &c->node, &c->prop);
-	c->in_control = false;
+	r = vfit_fit_check_where(c->fit, c->len, &c->at.node, &c->at.prop);
+	c->at.in_control = false;
 	if (r || (r = select_conf(c, conf_name)) || (r = collect(c)))
 		return r;
 	c->keys = fdt_subnode_offset(c->ctl, 0, "signature");
@@ -190,9 +190,9 @@ enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_
 		memset(res->image, 0, sizeof(res->image));
 		res->nimages = 0;
 		if (res->result != VFIT_ERR_PARAM) {
-			res->err_node = c.node;
-			res->err_prop = c.prop;
-			res->in_control = c.in_control;
+			res->err_node = c.at.node;
+			res->err_prop = c.at.prop;
+			res->in_control = c.at.in_control;
 		}
 		if (res->err_node >= 0 &&
 		    fdt_get_path(res->in_control ? ctl : fit, res->err_node, res->err_path,

@@ -82,6 +82,26 @@ contains "error line" err.txt \
 is "combined log: reason last" "vfit: a.fit" "$(tail -n 1 both.txt | cut -d: -f1-2)"
 is "combined log: summary before it" "Rejected" "$(tail -n 2 both.txt | head -n 1 | cut -d: -f1)"
 
+# Image signatures with a required image key: the failing key is named,
+# as U-Boot names it, and the error line points at the signature.
+sed -e 's/hash-1 { algo = "sha256"; };/&\n\t\t\tsignature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };/' \
+	-e '/conf-1 {/,/};/{/signature-1/d}' a.its > img.its
+printf '/dts-v1/;\n/ { };\n' | dtc -I dts -O dtb -o img.dtb -
+mkimage -f img.its -k . -K img.dtb -r img.fit >/dev/null
+status 0 "image-signed: verified" "$VFIT" verify -f img.fit -k img.dtb
+cp img.fit short.fit
+fdtput -t x short.fit /images/kernel/signature-1 value 1 2 3
+"$VFIT" verify -f short.fit -k img.dtb > out.txt 2> err.txt
+is "image-signed: short signature rejected" 1 $?
+contains "image-signed: error line" err.txt \
+	"^vfit: short.fit: /images/kernel/signature-1: value: signature length does not match the key$"
+fdtput -t x img.fit /images/kernel data 1 2 3
+"$VFIT" verify -f img.fit -k img.dtb > out.txt 2> err.txt
+is "image-signed: changed payload rejected" 1 $?
+contains "image-signed: error! line" out.txt \
+	"^   Verifying Hash Integrity \.\.\. sha256,rsa2048:dev- error!$"
+contains "image-signed: failed key" out.txt "^Failed to verify required signature 'key-dev'$"
+
 # The man page documents every option of --help.
 "$VFIT" verify --help > help.txt
 for o in -f -k -c --json --allow-unenforced --help; do
