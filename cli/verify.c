@@ -120,22 +120,12 @@ static void put_checks(const struct vfit_verify_result *res, enum vfit_check_kin
 	}
 }
 
-/* U-Boot's line for the last required key that failed on the configuration or image. */
-static void put_failed_key(const struct vfit_verify_result *res, const char *image,
-			   const void *ctl)
+/* U-Boot's line for the required key that verified nothing. */
+static void put_failed_key(const struct vfit_verify_result *res, const void *ctl)
 {
-	const struct vfit_check *k;
-	unsigned int i;
-
-	for (i = res->nchecks; i-- > 0;) {
-		k = &res->check[i];
-		if (k->kind != VFIT_CHECK_HASH && k->required && k->result && k->key_node >= 0 &&
-		    (image ? k->image && !strcmp(k->image, image) : !k->image)) {
-			printf("Failed to verify required signature '%s'\n",
-			       fdt_get_name(ctl, k->key_node, NULL));
-			return;
-		}
-	}
+	if (res->err_key >= 0)
+		printf("Failed to verify required signature '%s'\n",
+		       fdt_get_name(ctl, res->err_key, NULL));
 }
 
 /* Whether the error happened in this image (or in one of its subnodes). */
@@ -174,7 +164,7 @@ static void print_lines(const struct vfit_verify_result *res, const void *fit,
 			printf("error!\n%s for '%s' config node\n",
 			       res->result == VFIT_ERR_NO_SIGNATURE ? "No 'signature' subnode found" :
 			       "Verification failed", res->conf);
-			put_failed_key(res, NULL, ctl);
+			put_failed_key(res, ctl);
 		}
 	}
 	for (i = 0; i < res->nchecks; i++) {
@@ -196,7 +186,7 @@ static void print_lines(const struct vfit_verify_result *res, const void *fit,
 				printf("Bad hash value for '%s' hash node in '%s' image node\n",
 				       fdt_get_name(fit, res->err_node, NULL), image);
 			else if (res->result == VFIT_ERR_REQUIRED)
-				put_failed_key(res, image, ctl);
+				put_failed_key(res, ctl);
 			else
 				printf("%s in '%s' image node\n", vfit_result_to_string(res->result),
 				       image);
@@ -241,6 +231,8 @@ static void print_json(const struct vfit_verify_result *res, const char *file,
 	json_str(res->result && res->err_node >= 0 ? res->err_path : NULL);
 	printf(",\"property\":");
 	json_str(res->err_prop);
+	printf(",\"failed_key\":");
+	json_str(res->err_key >= 0 ? node_path(ctl, res->err_key, path, sizeof(path)) : NULL);
 	printf("},\"configuration\":");
 	json_str(res->conf);
 	printf(",\"unenforced\":%s,\"checks\":[", res->unenforced ? "true" : "false");

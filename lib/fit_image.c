@@ -59,10 +59,12 @@ static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img,
 	/* data-position wins over data-offset, which wins over data. */
 	if (!has_pos && !v[P_OFF].p) {
 		vfit_at(c, img->node, "data", false);
+		if (!v[P_DATA].p)
+			return VFIT_ERR_MISSING;
 		img->data = v[P_DATA].p;
 		img->size = (size_t)v[P_DATA].len;
 		img->offset = (size_t)(img->data - c->fit);
-		return img->data ? VFIT_OK : VFIT_ERR_MISSING;
+		return VFIT_OK;
 	}
 	vfit_at(c, img->node, where, false);
 	r = cell(&v[has_pos ? P_POS : P_OFF], &start);
@@ -108,19 +110,6 @@ enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img)
 	return VFIT_OK;
 }
 
-const uint8_t *vfit_payload_digest(struct vfit_ctx *c, const struct vfit_image *img,
-				   enum vfit_hash h)
-{
-	if (c->dnode != img->node || c->dhash != h) {
-		c->dnode = -1;
-		if (vfit_hash(h, img->data, img->size, c->digest))
-			return NULL;
-		c->dnode = img->node;
-		c->dhash = h;
-	}
-	return c->digest;
-}
-
 /* One hash node: algorithm known and built in, value of the digest's length, match. */
 static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *img, int node)
 {
@@ -135,8 +124,7 @@ static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *i
 		return VFIT_ERR_MISSING;
 	algo = vfit_str(&v[0]);
 	h = algo ? vfit_hash_lookup(algo, strlen(algo)) : VFIT_HASH_INVALID;
-	digest = h == VFIT_HASH_INVALID ? NULL : vfit_payload_digest(c, img, h);
-	if (!digest)
+	if (h == VFIT_HASH_INVALID || vfit_digest(c, img->node, h, NULL, &digest))
 		return VFIT_ERR_UNSUPPORTED;
 	c->at.prop = "value";
 	if (!v[1].p)

@@ -33,9 +33,10 @@ struct vfit_ctx {
 	/* Recorded with each check: the image being verified (NULL: the configuration). */
 	const struct vfit_image *img;
 	bool required;                  /* signatures are checked for required keys */
+	int fail_key;                   /* key of the last failed required attempt */
 	bool conf_enforced;             /* a required key verified the configuration */
 	struct vfit_node_list list;     /* what the configuration signatures cover */
-	/* Payload digest of image node dnode with hash dhash: each image is hashed once. */
+	/* The digest of node dnode with hash dhash (see vfit_digest()). */
 	int dnode;
 	enum vfit_hash dhash;
 	uint8_t digest[VFIT_HASH_MAX_SIZE];
@@ -87,9 +88,16 @@ bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 /* Big-endian cell at p. */
 uint32_t vfit_be32(const void *p);
 
-/* The digest of img's payload with hash h (cached in c), or NULL if h is not built in. */
-const uint8_t *vfit_payload_digest(struct vfit_ctx *c, const struct vfit_image *img,
-				   enum vfit_hash h);
+/*
+ * The digest with h of what node covers, in *digest: with c->img set the
+ * image's payload (node: its image node), else the configuration message
+ * of spec 3.4 for signature node `node` with hashed-strings hs.  One entry
+ * is cached: an image's hash and signature nodes share its payload digest,
+ * and a signature is tried with every key before the next one, so no
+ * payload or message is hashed twice in a row.
+ */
+enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
+			     const struct vfit_prop *hs, const uint8_t **digest);
 
 /*
  * Signature checks of a configuration (c->img NULL) or of the image c->img

@@ -25,24 +25,31 @@
 static const char sig_props[] = "algo\0value\0padding\0hashed-strings\0";
 enum { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
 
-/*
- * The configuration message of spec 3.4 hashed with h: the regions of the
- * node list and the first hashed-strings bytes of the strings block.
- * Absent hashed-strings hashes no strings (and a mkimage signature will
- * then not match).
- */
-static enum vfit_result conf_digest(const struct vfit_ctx *c, enum vfit_hash h,
-				    const struct vfit_prop *hs, uint8_t *digest)
+enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
+			     const struct vfit_prop *hs, const uint8_t **digest)
 {
 	struct vfit_hash_ctx ctx;
-	enum vfit_result r;
+	enum vfit_result r = VFIT_OK;
 
-	if (hs->p && hs->len < 8)
-		return VFIT_ERR_HASHED_STRINGS;
+	*digest = c->digest;
+	if (c->dnode == node && c->dhash == h)
+		return VFIT_OK;
+	c->dnode = -1;
 	if (vfit_hash_init(&ctx, h))
 		return VFIT_ERR_UNSUPPORTED;
-	r = vfit_conf_digest(c->fit, &c->list, hs->p ? vfit_be32(hs->p + 4) : 0, &ctx);
-	vfit_hash_final(&ctx, digest);
+	if (c->img) {
+		vfit_hash_update(&ctx, c->img->data, c->img->size);
+	} else {
+		/* Absent: no strings are hashed (and a mkimage signature will not match). */
+		if (hs->p && hs->len < 8)
+			return VFIT_ERR_HASHED_STRINGS;
+		r = vfit_conf_digest(c->fit, &c->list, hs->p ? vfit_be32(hs->p + 4) : 0, &ctx);
+	}
+	vfit_hash_final(&ctx, c->digest);
+	if (!r) {
+		c->dnode = node;
+		c->dhash = h;
+	}
 	return r;
 }
 
@@ -52,8 +59,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	struct vfit_prop sp[NS];
 	const struct vfit_prop *v = &sp[S_VALUE], *pad = &sp[S_PADDING];
 	const char *algo;
-	uint8_t buf[VFIT_HASH_MAX_SIZE];
-	const uint8_t *digest = buf;
+	const uint8_t *digest;
 	struct vfit_rsa_key k;
 	struct vfit_algo a;
 	enum vfit_result r;
@@ -71,12 +77,9 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	if (r)
 		return r;
 	vfit_at(c, sig, "hashed-strings", false);
-	if (c->img)
-		digest = vfit_payload_digest(c, c->img, a.hash);
-	else
-		r = conf_digest(c, a.hash, &sp[S_STRINGS], buf);
-	if (r || !digest)
-		return r ? r : VFIT_ERR_UNSUPPORTED;
+	r = vfit_digest(c, c->img ? c->img->node : sig, a.hash, &sp[S_STRINGS], &digest);
+	if (r)
+		return r;
 	vfit_at(c, sig, "value", false);
 	if (!v->p || v->len < 1)
 		return VFIT_ERR_NO_SIGNATURE;
@@ -126,6 +129,7 @@ static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, b
 				if (r) {
 					*last = r;
 					*where = c->at;
+					c->fail_key = key;
 				} else if (any) {
 					return bit;
 				} else {
@@ -176,6 +180,7 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 	sat = try_all(c, node, role, any, &last, &where);
 	if (any ? !sat : sat != want) {
 		c->at = where;
+		c->res->err_key = c->fail_key;
 		/*
 		 * A mismatch means "this required key did not sign what is
 		 * here" (tampered content, a substituted configuration, another

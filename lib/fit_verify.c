@@ -45,9 +45,10 @@ static enum vfit_result select_conf(struct vfit_ctx *c, const char *name)
 {
 	int confs = fdt_subnode_offset(c->fit, 0, "configurations"), conf;
 
-	vfit_at(c, confs, "default", false);
+	vfit_at(c, 0, NULL, false);
 	if (confs < 0)
 		return VFIT_ERR_NO_CONFIG;
+	vfit_at(c, confs, "default", false);
 	if (!name)
 		name = vfit_prop_str(c->fit, confs, "default");
 	if (!name)
@@ -70,8 +71,7 @@ static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmwa
 /*
  * The image table: one entry per reference, in property order.  A name
  * that is not under /images is an error here (U-Boot's bootm fails to load
- * it), although the node list of spec 3.3 merely skips it.  An image named
- * twice is verified twice (its digest is cached, so hashed once).
+ * it), although the node list of spec 3.3 merely skips it.
  */
 static enum vfit_result collect(struct vfit_ctx *c)
 {
@@ -106,6 +106,20 @@ static enum vfit_result collect(struct vfit_ctx *c)
 	return res->nimages ? VFIT_OK : VFIT_ERR_NO_IMAGES;
 }
 
+/*
+ * Index of the first entry for the same image node.  An image named twice
+ * is located and verified once; the repeats share the result at the end,
+ * so piling up references costs nothing.
+ */
+static unsigned int first_ref(const struct vfit_verify_result *res, unsigned int i)
+{
+	unsigned int j = 0;
+
+	while (res->image[j].node != res->image[i].node)
+		j++;
+	return j;
+}
+
 /* Payloads of different images must not share a byte (empty ones never do). */
 static enum vfit_result no_overlap(struct vfit_ctx *c)
 {
@@ -121,6 +135,17 @@ static enum vfit_result no_overlap(struct vfit_ctx *c)
 		}
 	}
 	return VFIT_OK;
+}
+
+/* A repeated reference takes the verified location of the first one. */
+static void share(struct vfit_image *dst, const struct vfit_image *src)
+{
+	const char *prop = dst->prop;
+	unsigned int index = dst->index;
+
+	*dst = *src;
+	dst->prop = prop;
+	dst->index = index;
 }
 
 static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf_name,
@@ -145,12 +170,12 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 		return r;
 	c->conf_enforced = c->required;
 	for (i = 0; i < res->nimages; i++)
-		if ((r = vfit_image_locate(c, &res->image[i])))
+		if (first_ref(res, i) == i && (r = vfit_image_locate(c, &res->image[i])))
 			return r;
 	if ((r = no_overlap(c)))
 		return r;
 	for (i = 0; i < res->nimages; i++)
-		if ((r = vfit_image_verify(c, &res->image[i])))
+		if (first_ref(res, i) == i && (r = vfit_image_verify(c, &res->image[i])))
 			return r;
 	/*
 	 * Enforced: a required key verified the configuration, or required
@@ -160,8 +185,11 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 	 */
 	res->unenforced = !c->conf_enforced && !c->required;
 	vfit_at(c, c->keys, NULL, true);
-	return res->unenforced && !(flags & VFIT_VERIFY_ALLOW_UNENFORCED) ? VFIT_ERR_UNENFORCED :
-	       VFIT_OK;
+	if (res->unenforced && !(flags & VFIT_VERIFY_ALLOW_UNENFORCED))
+		return VFIT_ERR_UNENFORCED;
+	for (i = 0; i < res->nimages; i++)
+		share(&res->image[i], &res->image[first_ref(res, i)]);
+	return VFIT_OK;
 }
 
 enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
@@ -173,6 +201,7 @@ enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_
 		return VFIT_ERR_PARAM;
 	memset(res, 0, sizeof(*res));
 	res->conf_node = -1;
+	res->err_key = -1;
 	res->result = VFIT_ERR_PARAM;
 	if (fit && ctl) {
 		memset(&c, 0, sizeof(c));

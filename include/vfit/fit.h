@@ -152,6 +152,7 @@ struct vfit_verify_result {
 	int err_node;               /* node offset, -1 if none */
 	char err_path[VFIT_PATH_MAX];  /* its path ("" if unknown) */
 	const char *err_prop;       /* property name, NULL if none */
+	int err_key;                /* a required key that verified nothing (control FDT), or -1 */
 	/* Nothing was enforced: no key in the control FDT is required. */
 	bool unenforced;
 	unsigned int nchecks;       /* recorded checks (at most VFIT_MAX_CHECKS) */

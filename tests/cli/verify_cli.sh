@@ -74,6 +74,7 @@ is "json rejected" "false REQUIRED /configurations/conf-1/signature-1 value 0" \
 	"$(jq -r '"\(.verified) \(.result) \(.where.path) \(.where.property) \(.images | length)"' bad.json)"
 is "json check" "conf-signature false dev /signature/key-dev" \
 	"$(jq -r '.checks[0] | "\(.kind) \(.ok) \(.key_name) \(.key)"' bad.json)"
+is "json failed key" "/signature/key-dev" "$(jq -r '.where.failed_key' bad.json)"
 contains "error line" err.txt \
 	"^vfit: a.fit: /configurations/conf-1/signature-1: value: failed to verify required signature$"
 # Both streams into one file (stdout then block-buffered): the reason on

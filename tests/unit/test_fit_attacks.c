@@ -1198,6 +1198,39 @@ static void test_prop_after_subnode(void)
 	unload(&f);
 }
 
+/*
+ * An image named many times is verified once: one record per hash and
+ * signature node, not one per reference (no hashing amplification), and
+ * every reference shares the verified location.
+ */
+static void test_repeated_refs(void)
+{
+	const char refs[] = "kernel\0kernel\0kernel\0kernel\0kernel\0kernel";
+	unsigned int i, hashes = 0, sigs = 0;
+	struct fit f;
+
+	load(&f, "image-sigs");
+	edit(&f);
+	fdt_setprop(f.b, node(f.b, "/configurations/conf-1"), "loadables", refs, sizeof(refs));
+	done(&f);
+	EXPECT(verify(&f, CTL_IMAGE), VFIT_OK, NULL, NULL);
+	for (i = 0; i < res.nchecks; i++) {
+		if (res.check[i].image && !strcmp(res.check[i].image, "kernel"))
+			res.check[i].kind == VFIT_CHECK_HASH ? hashes++ : sigs++;
+	}
+	CHECK(hashes == 1 && sigs == 1, "kernel checked once (%u hash, %u signature records)",
+	      hashes, sigs);
+	CHECK(res.nimages >= 7, "every reference in the table (%u)", res.nimages);
+	for (i = 1; i < res.nimages; i++) {
+		if (strcmp(res.image[i].name, "kernel"))
+			continue;
+		CHECK(res.image[i].data == res.image[0].data && res.image[i].size ==
+		      res.image[0].size && !strcmp(res.image[i].prop, "loadables"),
+		      "reference %u shares the verified kernel", i);
+	}
+	unload(&f);
+}
+
 int main(void)
 {
 	EVP_PKEY *dev = rsa_key(2048, 65537), *prod = rsa_key(2048, 65537);
@@ -1218,6 +1251,7 @@ int main(void)
 	test_limits();
 	test_no_keys_root();
 	test_prop_after_subnode();
+	test_repeated_refs();
 	EVP_PKEY_free(dev);
 	EVP_PKEY_free(prod);
 	return check_done();
