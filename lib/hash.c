@@ -8,57 +8,91 @@
 #include "hash_int.h"
 
 /*
- * Names and sizes, indexed by enum vfit_hash.  The names are one string of
- * NUL-separated entries (entry 0 empty, for INVALID) rather than a pointer
- * table or fixed-width slots: no relocations and no padding, so the long
- * "crc16-ccitt" costs only its own bytes.
+ * The built-in algorithms as one string of entries: the enum vfit_hash
+ * value (stable, see vfit/hash.h), the digest size, the name's length,
+ * then the FIT name with its NUL.  Compiled-out algorithms are not listed
+ * at all, so they are unknown to every function here.  One string rather
+ * than a table of pointers or fixed-width slots: no relocations and no
+ * padding.  The stored length spares strlen() calls, which the compiler
+ * cannot evaluate in a freestanding build.
  */
-static const char names[] = "\0crc32\0md5\0sha1\0sha224\0sha256\0sha384\0sha512\0crc16-ccitt";
-static const uint8_t sizes[] = { 0, 4, 16, 20, 28, 32, 48, 64, 2 };
+static const char names[] =
+#if VFIT_HAVE_CRC32
+	"\x01\x04\x05" "crc32\0"
+#endif
+#if VFIT_HAVE_MD5
+	"\x02\x10\x03" "md5\0"
+#endif
+#if VFIT_HAVE_SHA1
+	"\x03\x14\x04" "sha1\0"
+#endif
+#if VFIT_HAVE_SHA224
+	"\x04\x1c\x06" "sha224\0"
+#endif
+#if VFIT_HAVE_SHA256
+	"\x05\x20\x06" "sha256\0"
+#endif
+#if VFIT_HAVE_SHA384
+	"\x06\x30\x06" "sha384\0"
+#endif
+#if VFIT_HAVE_SHA512
+	"\x07\x40\x06" "sha512\0"
+#endif
+#if VFIT_HAVE_CRC16
+	"\x08\x02\x0b" "crc16-ccitt\0"
+#endif
+	"";
 
-#define NALGOS (sizeof(sizes) / sizeof(sizes[0]))
-#define BUILT_IN ((unsigned int)VFIT_HAVE_CRC32 << VFIT_HASH_CRC32 | \
-		  (unsigned int)VFIT_HAVE_MD5 << VFIT_HASH_MD5 | \
-		  (unsigned int)VFIT_HAVE_SHA1 << VFIT_HASH_SHA1 | \
-		  (unsigned int)VFIT_HAVE_SHA224 << VFIT_HASH_SHA224 | \
-		  (unsigned int)VFIT_HAVE_SHA256 << VFIT_HASH_SHA256 | \
-		  (unsigned int)VFIT_HAVE_SHA384 << VFIT_HASH_SHA384 | \
-		  (unsigned int)VFIT_HAVE_SHA512 << VFIT_HASH_SHA512 | \
-		  (unsigned int)VFIT_HAVE_CRC16 << VFIT_HASH_CRC16)
+_Static_assert(VFIT_HASH_CRC32 == 1 && VFIT_HASH_MD5 == 2 && VFIT_HASH_SHA1 == 3 &&
+	       VFIT_HASH_SHA224 == 4 && VFIT_HASH_SHA256 == 5 && VFIT_HASH_SHA384 == 6 &&
+	       VFIT_HASH_SHA512 == 7 && VFIT_HASH_CRC16 == 8, "names[] holds the enum values");
 
-/* The name of a known, built-in algorithm, else NULL. */
-static const char *info(enum vfit_hash algo)
+/*
+ * The loops below run a compile-time count of times rather than up to an
+ * end marker: with one algorithm built in, the compiler reduces them to a
+ * single comparison with constants (lookup becomes one memcmp).
+ */
+#define NBUILT (!!VFIT_HAVE_CRC32 + !!VFIT_HAVE_MD5 + !!VFIT_HAVE_SHA1 + \
+		!!VFIT_HAVE_SHA224 + !!VFIT_HAVE_SHA256 + !!VFIT_HAVE_SHA384 + \
+		!!VFIT_HAVE_SHA512 + !!VFIT_HAVE_CRC16)
+#define NEXT(e) ((e) + 4 + (e)[2])
+
+/* The entry of a built-in algorithm, else NULL. */
+static const char *entry(enum vfit_hash algo)
 {
-	const char *n = names;
+	const char *e = names;
 	unsigned int i;
 
-	if ((unsigned int)algo >= NALGOS || !(BUILT_IN >> algo & 1))
-		return NULL;
-	for (i = 0; i < (unsigned int)algo; i++)
-		n += strlen(n) + 1;
-	return n;
+	for (i = NBUILT; i > 0; i--, e = NEXT(e))
+		if ((unsigned char)e[0] == algo)
+			return e;
+	return NULL;
 }
 
 size_t vfit_hash_size(enum vfit_hash algo)
 {
-	return info(algo) ? sizes[algo] : 0;
+	const char *e = entry(algo);
+
+	return e ? (unsigned char)e[1] : 0;
 }
 
 const char *vfit_hash_name(enum vfit_hash algo)
 {
-	return info(algo);
+	const char *e = entry(algo);
+
+	return e ? e + 3 : NULL;
 }
 
 enum vfit_hash vfit_hash_lookup(const char *name, size_t len)
 {
-	const char *n = names + 1;
+	const char *e = names;
 	unsigned int i;
 
 	if (!name)
 		return VFIT_HASH_INVALID;
-	for (i = 1; i < NALGOS; i++, n += strlen(n) + 1)
-		if ((BUILT_IN >> i & 1) && strlen(n) == len && !memcmp(n, name, len))
-			return (enum vfit_hash)i;
+	for (i = NBUILT; i > 0; i--, e = NEXT(e))
+		if ((unsigned char)e[2] == len && !memcmp(e + 3, name, len))
+			return (enum vfit_hash)e[0];
 	return VFIT_HASH_INVALID;
 }
 
@@ -84,8 +118,7 @@ int vfit_hash_have_accel(enum vfit_hash algo)
 int vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl)
 {
 	c->algo = VFIT_HASH_INVALID;
-	if (!info(algo))
-		return -1;
+	/* Only built-in algorithms have a case. */
 	switch (algo) {
 #if VFIT_HAVE_CRC32
 	case VFIT_HASH_CRC32:

@@ -70,36 +70,29 @@ typedef void (*md_blocks_fn)(void *st, const uint8_t *p, size_t nblocks);
  * Feeds n bytes: tops up a partly filled buffer first, then hands every
  * whole block straight from the input to fn (long inputs are never
  * copied), and keeps the tail.  bs is the block size (a power of two) and
- * *len counts every byte so far, so len % bs is the buffer fill.
+ * *len counts every byte so far, so len % bs is the buffer fill.  One loop
+ * with one copy: each pass either compresses whole input blocks (buffer
+ * empty) or copies what fits into the buffer, compressing it once full.
  */
 static inline void md_update(void *st, md_blocks_fn fn, uint8_t *buf, size_t bs,
 			     uint64_t *len, const void *p, size_t n)
 {
 	const uint8_t *in = p;
-	size_t used = (size_t)(*len & (bs - 1));
+	size_t used = (size_t)(*len & (bs - 1)), take;
 
-	if (!n)
-		return;
 	*len += n;
-	if (used) {
-		size_t take = bs - used;
-
-		if (n < take) {
-			memcpy(buf + used, in, n);
-			return;
+	for (; n; in += take, n -= take) {
+		if (!used && n >= bs) {
+			take = n & ~(bs - 1);
+			fn(st, in, n / bs);
+			continue;
 		}
+		take = bs - used < n ? bs - used : n;
 		memcpy(buf + used, in, take);
-		fn(st, buf, 1);
-		in += take;
-		n -= take;
+		used = (used + take) & (bs - 1);
+		if (!used)
+			fn(st, buf, 1);
 	}
-	if (n >= bs) {
-		fn(st, in, n / bs);
-		in += n & ~(bs - 1);
-		n &= bs - 1;
-	}
-	if (n)
-		memcpy(buf, in, n);
 }
 
 /*
@@ -111,7 +104,8 @@ static inline void md_update(void *st, md_blocks_fn fn, uint8_t *buf, size_t bs,
 static inline void md_final(void *st, md_blocks_fn fn, uint8_t *buf, size_t bs,
 			    uint64_t len, size_t lenb, int big)
 {
-	size_t used = (size_t)(len & (bs - 1));
+	size_t used = (size_t)(len & (bs - 1)), i;
+	uint64_t bits = len << 3;
 
 	buf[used++] = 0x80;
 	if (used > bs - lenb) {
@@ -120,15 +114,12 @@ static inline void md_final(void *st, md_blocks_fn fn, uint8_t *buf, size_t bs,
 		used = 0;
 	}
 	memset(buf + used, 0, bs - 8 - used);
-	if (big) {
-		/* bits = len * 8; its top 3 bits spill into the upper word */
-		if (lenb == 16)
-			st_be64(buf + bs - 16, len >> 61);
-		st_be64(buf + bs - 8, len << 3);
-	} else {
-		st_le32(buf + bs - 8, (uint32_t)(len << 3));
-		st_le32(buf + bs - 4, (uint32_t)(len >> 29));
-	}
+	/* bits = len * 8; in a 16-byte field its top 3 bits spill into the upper half */
+	if (lenb == 16)
+		st_be64(buf + bs - 16, len >> 61);
+	/* The low 64 bits a byte at a time, either order: less code than word stores. */
+	for (i = 0; i < 8; i++, bits >>= 8)
+		buf[big ? bs - 1 - i : bs - 8 + i] = (uint8_t)bits;
 	fn(st, buf, 1);
 }
 

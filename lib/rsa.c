@@ -33,12 +33,12 @@
  * Stack: vfit_rsa_public() keeps six arrays of VFIT_RSA_MAX_BITS bits
  * (n, s, s*R, acc and the double-width product t), 6 * 512 = 3072 bytes for
  * 4096-bit keys whatever the limb size; the helpers are small leaves.
- * Worst case measured with -fstack-usage (own frames along the deepest
- * call chain, VFIT_RSA_MAX_BITS = 4096):
+ * Worst case measured with -fcallgraph-info=su (own frames along the
+ * deepest call chain, VFIT_RSA_MAX_BITS = 4096):
  *                               x86-64 gcc -O2   Cortex-M4 gcc -Os
- *   vfit_rsa_public                 3368              3220
- *   vfit_rsa_verify_pkcs1           3928              3764
- *   vfit_rsa_verify_pss             4328              4076
+ *   vfit_rsa_public                 3640              3188
+ *   vfit_rsa_verify_pkcs1           4200              3732
+ *   vfit_rsa_verify_pss             4600              4044
  * The arrays scale with VFIT_RSA_MAX_BITS (2048: about half).
  */
 #include <stddef.h>
@@ -119,11 +119,11 @@ static limb_t sub(limb_t *x, const limb_t *n, size_t nl)
 	size_t i;
 
 	for (i = 0; i < nl; i++) {
-		limb_t a = x[i], b = n[i];
-		limb_t d = a - b - borrow;
+		/* a borrow sets all high bits of the double-width difference */
+		dlimb_t d = (dlimb_t)x[i] - n[i] - borrow;
 
-		borrow = (a < b) | ((a == b) & borrow);
-		x[i] = d;
+		x[i] = (limb_t)d;
+		borrow = (limb_t)(d >> LIMB_BITS) & 1;
 	}
 	return borrow;
 }
@@ -249,6 +249,13 @@ static inline limb_t mul_add_step(limb_t *t, const limb_t *b, limb_t a, limb_t c
 	return (limb_t)(p >> LIMB_BITS);
 }
 
+/*
+ * Called from mul() and redc() only; -Os would copy it into both, which on
+ * Thumb-2 costs 32 bytes more than the two calls.
+ */
+#if defined(__GNUC__) && defined(__OPTIMIZE_SIZE__)
+__attribute__((noinline))
+#endif
 static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
 {
 	limb_t c = 0;
@@ -271,6 +278,15 @@ static void mul(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
 		t[i + nl] = mul_add_row(t + i, b, nl, a[i]);
 }
 
+#ifdef __OPTIMIZE_SIZE__
+/*
+ * Size-optimised builds (-Os, e.g. a Cortex-M bootloader) square with the
+ * general product: sqr() below halves the multiplications but is about
+ * 150 bytes of Thumb-2 code, and the caller is the verification of one
+ * signature per boot, where that code size costs more than the time.
+ */
+#define sqr(t, a, nl) mul(t, a, a, nl)
+#else
 /*
  * t[0 .. 2nl) = a^2: each cross product a[i]*a[j] (i < j) is computed once,
  * the sum is doubled by a one-bit shift while the squares a[i]^2 are added.
@@ -300,24 +316,34 @@ static void sqr(limb_t *t, const limb_t *a, size_t nl)
 		hi = up >> (LIMB_BITS - 1);
 	}
 }
+#endif
+
+/* The modulus and the work space of Montgomery multiplication mod n. */
+struct mont {
+	limb_t n[MAX_LIMBS];
+	limb_t t[2 * MAX_LIMBS];        /* double-width product */
+	limb_t n0;                      /* -n^-1 mod 2^LIMB_BITS */
+	size_t nl;                      /* limbs in n */
+};
 
 /*
  * Montgomery reduction: out = T * R^-1 mod n, up to one multiple of n, for
- * the T < R^2 held in t[0 .. 2nl) (t is destroyed).  Each round adds
- * m*n*2^(w*i) with m chosen so that limb i becomes zero (m = t[i] * n0,
- * n0 = -n^-1 mod 2^w); after nl rounds T + M*n is divisible by R and the
- * quotient is < (R^2 + R*n)/R = R + n.  `top` holds the one bit that can
- * leave the top limb; if it is set the value is >= R > n and subtracting
- * n once brings it below R.  So outputs stay < R ("almost reduced"), which
- * is all the next multiplication needs; callers reduce fully at the end.
+ * the T < R^2 held in m->t (destroyed).  Each round adds m*n*2^(w*i) with
+ * m chosen so that limb i becomes zero (m = t[i] * n0, n0 = -n^-1 mod 2^w);
+ * after nl rounds T + M*n is divisible by R and the quotient is
+ * < (R^2 + R*n)/R = R + n.  `top` holds the one bit that can leave the top
+ * limb; if it is set the value is >= R > n and subtracting n once brings
+ * it below R.  So outputs stay < R ("almost reduced"), which is all the
+ * next multiplication needs; callers reduce fully at the end.
  */
-static void redc(limb_t *out, limb_t *t, const limb_t *n, limb_t n0, size_t nl)
+static void redc(struct mont *m, limb_t *out)
 {
-	limb_t top = 0;
-	size_t i;
+	/* locals: the x86-64 rows' "memory" clobber would reload struct fields */
+	limb_t *t = m->t, n0 = m->n0, top = 0;
+	size_t nl = m->nl, i;
 
 	for (i = 0; i < nl; i++) {
-		limb_t c = mul_add_row(t + i, n, nl, t[i] * n0);
+		limb_t c = mul_add_row(t + i, m->n, nl, t[i] * n0);
 		dlimb_t s = (dlimb_t)t[i + nl] + c + top;
 
 		t[i + nl] = (limb_t)s;
@@ -325,7 +351,21 @@ static void redc(limb_t *out, limb_t *t, const limb_t *n, limb_t n0, size_t nl)
 	}
 	memcpy(out, t + nl, nl * sizeof(limb_t));
 	if (top)
-		sub(out, n, nl);
+		sub(out, m->n, nl);
+}
+
+/* out = a * b * R^-1 mod n (almost reduced); out may be a or b. */
+static void mont_mul(struct mont *m, limb_t *out, const limb_t *a, const limb_t *b)
+{
+	mul(m->t, a, b, m->nl);
+	redc(m, out);
+}
+
+/* x = x^2 * R^-1 mod n (almost reduced). */
+static void mont_sqr(struct mont *m, limb_t *x)
+{
+	sqr(m->t, x, m->nl);
+	redc(m, x);
 }
 
 /*
@@ -344,14 +384,13 @@ static limb_t neg_inverse(limb_t x)
 }
 
 /*
- * Checks key (see the rules at the top) and loads n and n0.  t and scratch
- * are work space of 2*nl and nl limbs.
+ * Checks key (see the rules at the top), sets up m and loads r-squared
+ * into rr.  one is work space of nl limbs; it ends up holding R mod n.
  */
-static enum vfit_result load_key(const struct vfit_rsa_key *key, limb_t *n, limb_t *n0,
-				 limb_t *t, limb_t *scratch)
+static enum vfit_result load_key(const struct vfit_rsa_key *key, struct mont *m, limb_t *rr,
+				 limb_t *one)
 {
-	size_t nb = key->num_bits / 8, nl = key->num_bits / LIMB_BITS, i;
-	limb_t carry = 0;
+	size_t nb = key->num_bits / 8, nl = key->num_bits / LIMB_BITS;
 
 	if (key->num_bits < MIN_BITS || key->num_bits > VFIT_RSA_MAX_BITS ||
 	    key->num_bits % 64 != 0)
@@ -360,81 +399,66 @@ static enum vfit_result load_key(const struct vfit_rsa_key *key, limb_t *n, limb
 		return VFIT_ERR_KEY;
 	if (!(key->exponent & 1) || key->exponent < 3)
 		return VFIT_ERR_KEY;
-	load(n, key->modulus, nl);
-	*n0 = neg_inverse(n[0]);
-	if ((uint32_t)*n0 != key->n0inv)
+	m->nl = nl;
+	load(m->n, key->modulus, nl);
+	m->n0 = neg_inverse(m->n[0]);
+	if ((uint32_t)m->n0 != key->n0inv)
 		return VFIT_ERR_KEY;
 
-	load(t, key->rr, nl);
-	if (geq(t, n, nl))
+	load(rr, key->rr, nl);
+	if (geq(rr, m->n, nl))
 		return VFIT_ERR_KEY;
-	for (i = nl; i < 2 * nl; i++)
-		t[i] = 0;
-	redc(scratch, t, n, *n0, nl);
-	/* scratch + n must be exactly R: all limbs wrap to zero with a carry out. */
-	for (i = 0; i < nl; i++) {
-		limb_t s = scratch[i] + n[i];
-		limb_t c1 = s < n[i];
-
-		s += carry;
-		carry = c1 | (s < carry);
-		if (s != 0)
-			return VFIT_ERR_KEY;
-	}
-	return carry ? VFIT_OK : VFIT_ERR_KEY;
+	/* one = mont(rr, 1): T is rr with a zero high half. */
+	memcpy(m->t, rr, nl * sizeof(limb_t));
+	memset(m->t + nl, 0, nl * sizeof(limb_t));
+	redc(m, one);
+	/*
+	 * It must be R - n, i.e. 0 - one == n in nl limbs (one < R, and
+	 * one == 0 would give 0, never the odd n).
+	 */
+	memset(m->t, 0, nl * sizeof(limb_t));
+	sub(m->t, one, nl);
+	return memcmp(m->t, m->n, nl * sizeof(limb_t)) ? VFIT_ERR_KEY : VFIT_OK;
 }
 
 enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *sig,
 				 size_t sig_len, uint8_t *em)
 {
-	limb_t n[MAX_LIMBS], s[MAX_LIMBS], sr[MAX_LIMBS], acc[MAX_LIMBS];
-	limb_t t[2 * MAX_LIMBS];
-	limb_t n0;
+	struct mont m;
+	limb_t s[MAX_LIMBS], sr[MAX_LIMBS], acc[MAX_LIMBS];
+	uint64_t bit = (uint64_t)1 << 63;
 	enum vfit_result r;
-	size_t nl;
-	int j;
 
 	if (!key || !key->modulus || !key->rr || !sig || !em)
 		return VFIT_ERR_PARAM;
-	r = load_key(key, n, &n0, t, acc);
+	r = load_key(key, &m, sr, acc);
 	if (r != VFIT_OK)
 		return r;
 	if (sig_len != key->num_bits / 8)
 		return VFIT_ERR_SIG_LENGTH;
 	if (memcmp(sig, key->modulus, sig_len) >= 0)
 		return VFIT_ERR_SIG_RANGE;
-	nl = key->num_bits / LIMB_BITS;
 
 	/*
 	 * Left-to-right binary exponentiation in Montgomery form.  sr = s*R
-	 * (mont(s, R^2)); acc starts as sr for the top bit of e.  Bits below
-	 * the top one square acc and multiply by sr where set; the last bit
-	 * (e is odd) multiplies by plain s instead, which also leaves
-	 * Montgomery form: mont(x*R, s) = x*s.
+	 * (mont(s, R^2), sr holding R^2 mod n); acc starts as sr for the top
+	 * bit of e.  Each lower bit squares acc and, where set, multiplies by
+	 * sr; the last bit (e is odd) multiplies by plain s instead, which also
+	 * leaves Montgomery form: mont(x*R, s) = x*s.
 	 */
-	load(s, sig, nl);
-	load(acc, key->rr, nl);
-	mul(t, s, acc, nl);
-	redc(sr, t, n, n0, nl);
-	memcpy(acc, sr, nl * sizeof(limb_t));
-	j = 63;
-	while (!(key->exponent >> j & 1))
-		j--;
-	while (--j > 0) {
-		sqr(t, acc, nl);
-		redc(acc, t, n, n0, nl);
-		if (key->exponent >> j & 1) {
-			mul(t, acc, sr, nl);
-			redc(acc, t, n, n0, nl);
-		}
+	load(s, sig, m.nl);
+	mont_mul(&m, sr, s, sr);
+	memcpy(acc, sr, m.nl * sizeof(limb_t));
+	while (!(key->exponent & bit))
+		bit >>= 1;
+	while (bit >>= 1) {
+		mont_sqr(&m, acc);
+		if (key->exponent & bit)
+			mont_mul(&m, acc, acc, bit > 1 ? sr : s);
 	}
-	sqr(t, acc, nl);
-	redc(acc, t, n, n0, nl);
-	mul(t, acc, s, nl);
-	redc(acc, t, n, n0, nl);
 	/* acc*s < R*n, so the result is < (R*n + R*n)/R = 2n: one subtraction. */
-	if (geq(acc, n, nl))
-		sub(acc, n, nl);
-	store(em, acc, nl);
+	if (geq(acc, m.n, m.nl))
+		sub(acc, m.n, m.nl);
+	store(em, acc, m.nl);
 	return VFIT_OK;
 }

@@ -13,57 +13,70 @@
 
 #include "vfit/rsa.h"
 
-struct digest_info {
-	uint8_t hash;           /* enum vfit_hash */
-	uint8_t digest_len;
-	uint8_t prefix_len;
-	uint8_t prefix[19];     /* DER DigestInfo up to the digest's OCTET STRING header */
-};
-
-static const struct digest_info digest_infos[] = {
+/*
+ * DER DigestInfo up to the digest's OCTET STRING header (RFC 8017 section
+ * 9.2, note 1), after one byte holding that prefix's length.  The header's
+ * last byte is the length of the digest that follows.
+ */
 #if VFIT_HAVE_SHA1
-	{ VFIT_HASH_SHA1, 20, 15, { 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03,
-				    0x02, 0x1a, 0x05, 0x00, 0x04, 0x14 } },
+static const uint8_t sha1_info[] = { 15, 0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e,
+				     0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14 };
 #endif
 #if VFIT_HAVE_SHA224
-	{ VFIT_HASH_SHA224, 28, 19, { 0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48,
-				      0x01, 0x65, 0x03, 0x04, 0x02, 0x04, 0x05, 0x00,
-				      0x04, 0x1c } },
+static const uint8_t sha224_info[] = { 19, 0x30, 0x2d, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86,
+				       0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x04, 0x05,
+				       0x00, 0x04, 0x1c };
 #endif
 #if VFIT_HAVE_SHA256
-	{ VFIT_HASH_SHA256, 32, 19, { 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48,
-				      0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05, 0x00,
-				      0x04, 0x20 } },
+static const uint8_t sha256_info[] = { 19, 0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86,
+				       0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01, 0x05,
+				       0x00, 0x04, 0x20 };
 #endif
 #if VFIT_HAVE_SHA384
-	{ VFIT_HASH_SHA384, 48, 19, { 0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48,
-				      0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05, 0x00,
-				      0x04, 0x30 } },
+static const uint8_t sha384_info[] = { 19, 0x30, 0x41, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86,
+				       0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x02, 0x05,
+				       0x00, 0x04, 0x30 };
 #endif
 #if VFIT_HAVE_SHA512
-	{ VFIT_HASH_SHA512, 64, 19, { 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x48,
-				      0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05, 0x00,
-				      0x04, 0x40 } },
+static const uint8_t sha512_info[] = { 19, 0x30, 0x51, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86,
+				       0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x03, 0x05,
+				       0x00, 0x04, 0x40 };
 #endif
-	{ VFIT_HASH_INVALID, 0, 0, { 0 } },
-};
 
-static const struct digest_info *find_digest_info(enum vfit_hash hash)
+/* A switch rather than a table: a build with one hash keeps one comparison. */
+static const uint8_t *digest_info(enum vfit_hash hash)
 {
-	const struct digest_info *d;
-
-	for (d = digest_infos; d->hash != VFIT_HASH_INVALID; d++) {
-		if (d->hash == hash)
-			return d;
+	switch (hash) {
+#if VFIT_HAVE_SHA1
+	case VFIT_HASH_SHA1:
+		return sha1_info;
+#endif
+#if VFIT_HAVE_SHA224
+	case VFIT_HASH_SHA224:
+		return sha224_info;
+#endif
+#if VFIT_HAVE_SHA256
+	case VFIT_HASH_SHA256:
+		return sha256_info;
+#endif
+#if VFIT_HAVE_SHA384
+	case VFIT_HASH_SHA384:
+		return sha384_info;
+#endif
+#if VFIT_HAVE_SHA512
+	case VFIT_HASH_SHA512:
+		return sha512_info;
+#endif
+	default:
+		return NULL;
 	}
-	return NULL;
 }
 
 enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit_hash hash,
 				       const uint8_t *digest, const uint8_t *sig,
 				       size_t sig_len)
 {
-	const struct digest_info *di = find_digest_info(hash);
+	const uint8_t *di = digest_info(hash);
 	uint8_t em[VFIT_RSA_MAX_BITS / 8];
 	size_t k, t_at, d_at, i;
 	enum vfit_result r;
@@ -78,15 +91,15 @@ enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit
 		return r;
 	/* k >= 128 (1024-bit minimum) leaves >= 8 bytes of FF for the longest T (83). */
 	k = key->num_bits / 8;
-	d_at = k - di->digest_len;
-	t_at = d_at - di->prefix_len;
+	d_at = k - di[di[0]];           /* the prefix's last byte: digest length */
+	t_at = d_at - di[0];
 	for (i = 0; i < k; i++) {
 		uint8_t want;
 
 		if (i >= d_at)
 			want = digest[i - d_at];
 		else if (i >= t_at)
-			want = di->prefix[i - t_at];
+			want = di[1 + i - t_at];
 		else if (i == 0 || i == t_at - 1)
 			want = 0x00;
 		else if (i == 1)

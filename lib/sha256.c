@@ -195,8 +195,9 @@ void vfit_sha256_final(struct vfit_sha256_ctx *c, uint8_t *out)
 	unsigned int i;
 
 	md_final(c->h, sha256_fn(c, 0), c->buf, 64, c->len, 8, 1);
-	for (i = 0; i < c->out_len / 4u; i++)
-		st_be32(out + 4 * i, c->h[i]);
+	/* big-endian words, a byte at a time: byte i is byte i % 4 of word i / 4 */
+	for (i = 0; i < c->out_len; i++)
+		out[i] = (uint8_t)(c->h[i / 4] >> (24 - 8 * (i % 4)));
 }
 
 #endif
