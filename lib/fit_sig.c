@@ -76,7 +76,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	r = vfit_key_load(c->ctl, key, algo, sp[S_ALGO].len, &k);
 	if (r)
 		return r;
-	vfit_at(c, sig, "hashed-strings", false);
+	vfit_at(c, sig, c->img ? NULL : "hashed-strings", false);
 	r = vfit_digest(c, c->img ? c->img->node : sig, a.hash, &sp[S_STRINGS], &digest);
 	if (r)
 		return r;
@@ -96,9 +96,11 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 /*
  * Every signature* subnode of node against the keys of the given role,
  * each attempt recorded; bit i of the result is set when the i-th such key
- * verified one.  *last is the last failure and *where its location.  With role VFIT_REQ_NONE each
- * signature is tried with every key of its algorithm until one verifies,
- * and recorded once.
+ * verified one.  *last is the last failure and *where its location (the
+ * last failure always belongs to a key still unsatisfied: a key is not
+ * tried again once it verified).  With role VFIT_REQ_NONE each signature
+ * is tried with every key of its algorithm until one verifies, and
+ * recorded once.
  */
 static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, bool any,
 			enum vfit_result *last, struct vfit_where *where)
@@ -164,19 +166,19 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 			if (vfit_key_required(c->ctl, key) == role)
 				want = want << 1 | 1;
 	c->required = want != 0;
+	vfit_at(c, node, NULL, false);
+	where = c->at;
 	if (!want) {
 		if (c->img)
 			try_all(c, node, VFIT_REQ_NONE, false, &last, &where);
 		return VFIT_OK;
 	}
-	vfit_at(c, node, NULL, false);
 	if (!c->img) {
 		/* Built once: the message is the same for every signature. */
 		r = vfit_conf_nodes(c->fit, node, &c->list);
 		if (r)
 			return r;
 	}
-	where = c->at;
 	sat = try_all(c, node, role, any, &last, &where);
 	if (any ? !sat : sat != want) {
 		c->at = where;
