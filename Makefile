@@ -76,6 +76,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UTIL_OBJ) $(BUILD)/libvfit-host.a $(
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
 	$(CC) $(OPT) -o $@ $< $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a $(LDLIBS_HOST)
 
+# The test objects are intermediate files of the pattern rule above; keep
+# them, or make deletes them at the end and `make test` would not end with
+# its summary line.
+.SECONDARY: $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.o) $(UTIL_OBJ)
+
 unit: all $(UNIT_BIN)
 
 # libFuzzer targets: the whole library rebuilt with clang and sanitizers.
