@@ -6,12 +6,7 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 
-is() { # NAME WANT GOT
-	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
-}
-
-openssl genpkey -algorithm RSA -out dev.key -pkeyopt rsa_keygen_bits:2048 2>/dev/null
-openssl req -batch -new -x509 -key dev.key -out dev.crt 2>/dev/null
+rsa_key dev 2048
 head -c 777 /dev/urandom > k.bin
 printf '/dts-v1/;\n/ { };\n' > ctl.dts
 dtc -I dts -O dtb -o ctl.dtb ctl.dts

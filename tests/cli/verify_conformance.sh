@@ -9,21 +9,10 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 
-is() { # NAME WANT GOT
-	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
-}
-code() { # FIT CTL [args]: the verifier's result name
-	f=$1 c=$2
-	shift 2
-	"$VFIT" verify -f "$f" -k "$c" --json "$@" 2>/dev/null | jq -r .result
-}
-
 # One key per size, generated once for the whole run.
 for bits in 2048 3072 4096; do
 	mkdir -p k$bits
-	openssl genpkey -algorithm RSA -out k$bits/dev.key -pkeyopt rsa_keygen_bits:$bits \
-		-pkeyopt rsa_keygen_pubexp:65537 2>/dev/null
-	openssl req -batch -new -x509 -key k$bits/dev.key -out k$bits/dev.crt 2>/dev/null
+	rsa_key k$bits/dev $bits
 done
 cp k3072/dev.key k2048/prod.key && cp k3072/dev.crt k2048/prod.crt
 head -c 4000 /dev/urandom > kernel.bin

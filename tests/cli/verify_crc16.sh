@@ -9,17 +9,7 @@
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 
-is() { # NAME WANT GOT
-	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
-}
-code() { # FIT CTL [args]: the verifier's result name
-	f=$1 c=$2
-	shift 2
-	"$VFIT" verify -f "$f" -k "$c" --json "$@" 2>/dev/null | jq -r .result
-}
-
-openssl genpkey -algorithm RSA -out dev.key -pkeyopt rsa_keygen_bits:2048 2>/dev/null
-openssl req -batch -new -x509 -key dev.key -out dev.crt 2>/dev/null
+rsa_key dev 2048
 head -c 3000 /dev/urandom > kernel.bin
 printf '123456789' > nine.bin
 printf '/dts-v1/;\n/ { model = "vfit"; };\n' > base.dts

@@ -43,11 +43,9 @@ C
 # shellcheck disable=SC2086
 ok "minimal build" cc -std=c11 -O2 $MINIMAL -I"$ROOT/include" -o drv drv.c "$ROOT"/lib/*.c -lfdt
 
-openssl genpkey -algorithm RSA -out dev.key -pkeyopt rsa_keygen_bits:2048 2>/dev/null
-openssl req -batch -new -x509 -key dev.key -out dev.crt 2>/dev/null
+rsa_key dev 2048
 mkdir -p k3 && cp dev.key dev.crt k3/ 2>/dev/null
-openssl genpkey -algorithm RSA -out k3/dev.key -pkeyopt rsa_keygen_bits:3072 2>/dev/null
-openssl req -batch -new -x509 -key k3/dev.key -out k3/dev.crt 2>/dev/null
+rsa_key k3/dev 3072
 head -c 1000 /dev/urandom > k.bin
 printf '/dts-v1/;\n/ { };\n' > ctl.dts
 
@@ -75,10 +73,6 @@ ITS
 	dtc -I dts -O dtb -o $1.dtb ctl.dts
 	mkimage -f $1.its -k $5 -K $1.dtb -r $1.fit >/dev/null
 }
-is() { # NAME WANT GOT
-	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
-}
-
 fit good sha256 sha256,rsa2048 "" .
 is "sha256,rsa2048" 0 "$(./drv good.fit good.dtb)"
 fit pss sha256 sha256,rsa2048 'padding = "pss";' .

@@ -13,14 +13,6 @@ cd "$T" || exit 2
 
 MAX=268435456   # VFIT_SIGNATURE_MAX_SIZE
 
-is() { # NAME WANT GOT
-	if [ "$2" = "$3" ]; then pass; else fail "$1 (got '$3', want '$2')"; fi
-}
-code() { # FIT CTL [args]
-	f=$1 c=$2
-	shift 2
-	"$VFIT" verify -f "$f" -k "$c" --json "$@" 2>/dev/null | jq -r .result
-}
 u32() { # FILE OFFSET: big-endian header word
 	od -An -tu4 --endian=big -j "$2" -N4 "$1" | tr -d ' '
 }
@@ -45,13 +37,10 @@ fdtput_keep() { # FIT fdtput-args...
 	fi
 }
 
-openssl genpkey -algorithm RSA -out dev.key -pkeyopt rsa_keygen_bits:2048 2>/dev/null
-openssl req -batch -new -x509 -key dev.key -out dev.crt 2>/dev/null
-openssl genpkey -algorithm RSA -out prod.key -pkeyopt rsa_keygen_bits:2048 2>/dev/null
-openssl req -batch -new -x509 -key prod.key -out prod.crt 2>/dev/null
+rsa_key dev 2048
+rsa_key prod 2048
 mkdir -p k3072
-openssl genpkey -algorithm RSA -out k3072/dev.key -pkeyopt rsa_keygen_bits:3072 2>/dev/null
-openssl req -batch -new -x509 -key k3072/dev.key -out k3072/dev.crt 2>/dev/null
+rsa_key k3072/dev 3072
 head -c 500 /dev/zero > test-kernel.bin
 printf '/dts-v1/;\n/ { model = "Sandbox Verified Boot Test"; };\n' > kernel.dts
 dtc -I dts -O dtb -o sandbox-kernel.dtb kernel.dts

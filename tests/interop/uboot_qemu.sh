@@ -53,10 +53,7 @@ keygen() { # BITS DIR
 	if [ "$SIGNER" = vfit ]; then
 		$VFIT keygen -a "rsa$1" -k "$2" -n dev
 	else
-		openssl genpkey -algorithm RSA -pkeyopt "rsa_keygen_bits:$1" \
-			-out "$2/dev.key" 2>/dev/null &&
-		openssl req -batch -new -x509 -key "$2/dev.key" -out "$2/dev.crt" \
-			-subj /CN=dev
+		rsa_key "$2/dev" "$1"
 	fi
 }
 
