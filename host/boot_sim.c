@@ -25,6 +25,7 @@
 #include <zlib.h>
 
 #include "vfit/boot_sim.h"
+#include "mkimage_int.h"
 
 
 static void step(struct vfit_boot_sim *s)
@@ -55,33 +56,13 @@ void vfit_boot_sim_path(const struct vfit_boot_sim *s, char *out, size_t cap,
 	}
 }
 
-static int fsync_dir(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-	int fd, rc;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = 0;
-	else
-		snprintf(dir, sizeof(dir), ".");
-	fd = open(dir, O_RDONLY | O_DIRECTORY);
-	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
-	close(fd);
-	return rc;
-}
-
-/* All len bytes through read() or write(), resuming after short transfers and EINTR. */
-static int xfer_all(int fd, uint8_t *p, size_t len, bool wr)
+/* All len bytes through read(), resuming after short reads and EINTR. */
+static int read_all(int fd, uint8_t *p, size_t len)
 {
 	ssize_t n;
 
 	while (len) {
-		n = wr ? write(fd, p, len) : read(fd, p, len);
+		n = read(fd, p, len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -100,18 +81,21 @@ int vfit_boot_sim_write_file(struct vfit_boot_sim *s, const char *path, const vo
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
 		return -1;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* The device directory is attacker-controlled storage: never follow a planted tmp. */
+	fd = vfit_create_tmp(tmp, 0644);
 	if (fd < 0)
 		return -1;
-	if (xfer_all(fd, (uint8_t *)(uintptr_t)buf, len, true) || fsync(fd)) {
+	if (vfit_write_full(fd, buf, len, 0) || fsync(fd)) {
 		close(fd);
 		unlink(tmp);
 		return -1;
 	}
-	if (close(fd))
+	if (close(fd)) {
+		unlink(tmp);
 		return -1;
+	}
 	step(s);
-	if (rename(tmp, path) || fsync_dir(path))
+	if (rename(tmp, path) || vfit_sync_dir(path))
 		return -1;
 	step(s);
 	return 0;
@@ -122,7 +106,7 @@ static int remove_file(struct vfit_boot_sim *s, const char *path)
 	if (unlink(path)) {
 		return errno == ENOENT ? 0 : -1;
 	}
-	if (fsync_dir(path))
+	if (vfit_sync_dir(path))
 		return -1;
 	step(s);
 	return 0;
@@ -167,7 +151,7 @@ static int sim_read(void *plat, enum vfit_boot_obj obj, unsigned int slot, unsig
 		rc = VFIT_BOOT_IO_BIG;
 	} else {
 		*len = (size_t)st.st_size;
-		if (xfer_all(fd, dst, *len, false))
+		if (read_all(fd, dst, *len))
 			rc = VFIT_BOOT_IO_ERROR;
 	}
 	close(fd);

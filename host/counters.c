@@ -82,8 +82,7 @@ int vfit_ctr_write_atomic(const char *path, const void *data, size_t len, int re
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: path too long", path);
-	/* A temp file left by an interrupted writer is simply overwritten. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = vfit_create_tmp(tmp, 0600);
 	if (fd < 0)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot create: %s", tmp, strerror(errno));
 	if (vfit_write_full(fd, data, len, 0) || fsync(fd)) {

@@ -168,6 +168,13 @@ int vfit_sync_dir(const char *path)
 	return r;
 }
 
+int vfit_create_tmp(const char *tmp, mode_t mode)
+{
+	if (unlink(tmp) && errno != ENOENT)
+		return -1;
+	return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+}
+
 /* Mode for the new file: the one asked for, the old file's, or what open(0666) would give. */
 static mode_t target_mode(const struct vfit_out *o)
 {

@@ -39,6 +39,13 @@ int vfit_write_full(int fd, const void *p, size_t n, uint64_t off);
 int vfit_dirname(const char *path, char *dir, size_t size);
 /* fsync of the directory holding path, so a rename or link in it survives a power cut. */
 int vfit_sync_dir(const char *path);
+/*
+ * Creates the fixed-name temporary file tmp for writing with mode: a stale
+ * one left by an interrupted writer is removed first, and the file is
+ * created anew (O_EXCL, O_NOFOLLOW), so a symlink planted under that name
+ * can never redirect the write.  The fd, or -1 with errno.
+ */
+int vfit_create_tmp(const char *tmp, mode_t mode);
 
 /* One piece of an output file: len bytes from p at file offset off. */
 struct vfit_seg {

@@ -91,4 +91,16 @@ fresh "$T/updated"
 head -c 40 "$T/updated/state" >"$D/state"
 status 0 "torn state: default order, still verified" "$VFIT" boot --device "$D"
 contains "torn state reported" "$T/.out" "^State: unreadable or corrupted"
+
+# ---- temporary names are never followed ------------------------------------------
+# The device directory is attacker-controlled storage: a symlink planted
+# where a durable write puts its temporary file must not redirect it.
+fresh
+echo victim >"$T/victim"
+for tmp in dev-mode.tmp state.tmp counters.tmp; do ln -sf "$T/victim" "$D/$tmp"; done
+ok "dev-mode through a planted tmp link" "$VFIT" boot --device "$D" dev-mode open
+ok "boot through planted tmp links" "$VFIT" boot --device "$D"
+ok "mark-good through planted tmp links" "$VFIT" boot --device "$D" mark-good
+is "planted link target untouched" victim "$(cat "$T/victim")"
+if [ -L "$D/dev-mode" ] || [ -L "$D/state" ]; then fail "a planted link was installed"; else pass; fi
 finish
