@@ -36,7 +36,9 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	base = ((size_t)fdt_totalsize(file) + 3) & ~(size_t)3;
 	need = fdt_totalsize(file);
 	images = fdt_path_offset(file, "/images");
-	fdt_for_each_subnode(node, file, images) {
+	/* On a negative parent, fdt_first_subnode() would yield the root. */
+	for (node = images < 0 ? -1 : fdt_first_subnode(file, images); node >= 0;
+	     node = fdt_next_subnode(file, node)) {
 		int has_pos = !vfit_fdt_u32(file, node, "data-position", &off);
 
 		if (!has_pos && vfit_fdt_u32(file, node, "data-offset", &off))
@@ -70,14 +72,15 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	}
 	out->buf = buf;
 	out->cap = cap;
-	images = fdt_path_offset(buf, "/images");
-	fdt_for_each_subnode(node, buf, images) {
-		int has_pos = !vfit_fdt_u32(buf, node, "data-position", &off);
+	/* Through out->buf only: vfit_fdt_setprop() may move the tree. */
+	images = fdt_path_offset(out->buf, "/images");
+	fdt_for_each_subnode(node, out->buf, images) {
+		int has_pos = !vfit_fdt_u32(out->buf, node, "data-position", &off);
 		const char *src;
 
-		if (!has_pos && vfit_fdt_u32(buf, node, "data-offset", &off))
+		if (!has_pos && vfit_fdt_u32(out->buf, node, "data-offset", &off))
 			continue;
-		vfit_fdt_u32(buf, node, "data-size", &size);
+		vfit_fdt_u32(out->buf, node, "data-size", &size);
 		src = file + (has_pos ? 0 : base) + off;
 		/*
 		 * `data` is added and the location properties removed, as U-Boot
@@ -91,9 +94,10 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 		if (!r)
 			r = fdt_delprop(out->buf, node, "data-size");
 		if (r) {
+			vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: cannot import data: %s", name,
+				     vfit_node_path(out->buf, node), fdt_strerror(r));
 			vfit_fdtbuf_free(out);
-			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: cannot import data: %s",
-					    name, vfit_node_path(file, node), fdt_strerror(r));
+			return -1;
 		}
 	}
 	free(file);

@@ -135,6 +135,10 @@ fails 1 "cipher node" "/images/kernel/cipher: encryption is not supported" "$VFI
 printf 'not a dtb' > junk.dtb
 fails 1 "bad -K dtb" "junk.dtb: not a valid FDT" "$VFIT" mkimage -f good.its -k keys -K junk.dtb x.fit
 fails 1 "-F on junk" "junk.dtb: not a valid FDT" "$VFIT" mkimage -F junk.dtb
+# External-data properties outside /images are not image data.
+printf '/dts-v1/; / { description = "x"; timestamp = <1>; data-offset = <0>; data-size = <4>; };' |
+	dtc -I dts -O dtb -o noimg.fit
+fails 1 "-F without /images" "noimg.fit: /images missing" "$VFIT" mkimage -F noimg.fit
 # A certificate that is not the private key's would write a useless key node.
 mkdir other
 "$VFIT" keygen -a rsa2048 -k other -n dev || exit 2
