@@ -273,6 +273,22 @@ static int copy_in(struct vfit_boot_sim *s, const char *src, const char *dst)
 	return rc;
 }
 
+/* Whether src is a readable regular file: init checks every input before it writes. */
+static int readable(const char *src)
+{
+	struct vfit_err e = { 0 };
+	size_t len;
+	void *p = src ? map_file(src, &len, &e) : NULL;
+
+	if (src && !p) {
+		fprintf(stderr, "vfit: boot: %s\n", e.msg);
+		return 0;
+	}
+	if (p)
+		munmap(p, len);
+	return 1;
+}
+
 static int cmd_init(const char *dir, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -307,6 +323,16 @@ static int cmd_init(const char *dir, int argc, char **argv)
 		fprintf(stderr, "vfit: boot: %s: device already initialised\n", dir);
 		return 2;
 	}
+	/*
+	 * rom.dtb marks an initialised device, so it is written last, and
+	 * nothing is written before every input proved readable: a failed
+	 * init can simply be run again.
+	 */
+	for (i = optind; i < argc; i++)
+		if (!readable(argv[i]))
+			return 2;
+	if (!readable(rom) || !readable(rec) || !readable(user))
+		return 2;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "vfit: boot: %s: %s\n", dir, strerror(errno));
 		return 2;
@@ -322,9 +348,6 @@ static int cmd_init(const char *dir, int argc, char **argv)
 				return 2;
 		}
 	}
-	vfit_boot_sim_path(&s, path, sizeof(path), VFIT_BOOT_OBJ_ROM, 0, 0);
-	if (copy_in(&s, rom, path))
-		return 2;
 	vfit_boot_sim_path(&s, path, sizeof(path), VFIT_BOOT_OBJ_RECOVERY, 0, 0);
 	if (rec && copy_in(&s, rec, path))
 		return 2;
@@ -342,8 +365,11 @@ static int cmd_init(const char *dir, int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/counters", dir);
 	if (vfit_ctr_file_provision(path, &e)) {
 		fprintf(stderr, "vfit: boot: %s\n", e.msg);
-		return e.status;
+		return e.status ? e.status : 2;
 	}
+	vfit_boot_sim_path(&s, path, sizeof(path), VFIT_BOOT_OBJ_ROM, 0, 0);
+	if (copy_in(&s, rom, path))
+		return 2;
 	printf("init: %s: ROM keys, slots A and B with %d stage(s)%s%s\n", dir, argc - optind,
 	       rec ? ", recovery" : "", user ? ", user key store" : "");
 	return 0;

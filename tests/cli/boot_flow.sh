@@ -39,7 +39,7 @@ status 2 "no verify=no" "$VFIT" boot --device "$D" --no-verify
 # ---- storage that is not a file: a FIFO in place of a FIT or the state ---------------
 # Opening a FIFO for reading would wait for a writer forever: a hang, not a boot.
 rm -rf "$T/fifo" && cp -a "$D" "$T/fifo"
-rm "$T/fifo/slot-a/stage2.fit" "$T/fifo/state" &&
+rm "$T/fifo/slot-a/stage2.fit" "$T/fifo/state" "$T/fifo/dev-mode" &&
 	mkfifo "$T/fifo/slot-a/stage2.fit" "$T/fifo/state" "$T/fifo/dev-mode"
 status 0 "FIFOs: no hang, slot B boots" timeout 20 "$VFIT" boot --device "$T/fifo"
 contains "FIFO is a read error" "$T/.out" "^slot A stage 2: read error"
@@ -105,7 +105,9 @@ rm -f "$W/rom3.dtb" "$W/mid.dtb" "$W/bl3.dtb"
 kernel_fit "$W/k3.fit" kernel "$W/bl3.dtb"
 bl_fit "$W/mid.fit" kernel2 "$W/mid.dtb" "$W/bl3.dtb" FWLOAD=0x86000000
 bl_fit "$W/first.fit" rom "$W/rom3.dtb" "$W/mid.dtb"
-ok "three-stage device" "$VFIT" boot --device "$D3" init --rom "$W/rom3.dtb" \
+status 2 "init with an unreadable input" "$VFIT" boot --device "$D3" init --rom "$W/rom3.dtb" \
+	--recovery "$W/nosuch.fit" "$W/first.fit" "$W/mid.fit" "$W/k3.fit"
+ok "three-stage device (init again after the failure)" "$VFIT" boot --device "$D3" init --rom "$W/rom3.dtb" \
 	"$W/first.fit" "$W/mid.fit" "$W/k3.fit"
 status 0 "three-stage boot" "$VFIT" boot --device "$D3"
 contains "stage 2 keys" "$T/.out" "Trusting key 'key-kernel2' .* from fdt 'fdt-1' verified in stage 1"
