@@ -264,8 +264,7 @@ static enum vfit_walk rollback(struct vfit_boot *b, const uint8_t *fit,
 	}
 	vfit_line_init(&l);
 	if (idx && conf_signed(&b->res))
-		c->index = (uint32_t)idx[0] << 24 | (uint32_t)idx[1] << 16 |
-			   (uint32_t)idx[2] << 8 | idx[3];
+		c->index = fdt32_ld((const fdt32_t *)idx);
 	else if (idx)
 		vfit_boot_say(b, "   rollback-index ignored: no configuration signature covers it");
 	if (o->counter_read) {

@@ -28,7 +28,6 @@ struct vfit_line {
 
 void vfit_line_init(struct vfit_line *l);
 void vfit_line_str(struct vfit_line *l, const char *s);
-void vfit_line_mem(struct vfit_line *l, const char *s, size_t n);
 void vfit_line_u32(struct vfit_line *l, uint32_t v);
 /* At least 8 hex digits, no prefix, as U-Boot prints addresses. */
 void vfit_line_hex(struct vfit_line *l, uint64_t v);

@@ -20,6 +20,7 @@
 #include <libfdt.h>
 
 #include "boot_int.h"
+#include "fit_internal.h"
 
 #define RECOVERY_KEY "key-recovery"
 
@@ -116,12 +117,9 @@ unsigned int vfit_boot_key_count(const void *ctl)
 /* A string property of at most 64 printable bytes, else NULL. */
 static const char *short_str(const void *fdt, int node, const char *prop)
 {
-	int len;
-	const char *s = fdt_getprop(fdt, node, prop, &len);
+	const char *s = vfit_prop_str(fdt, node, prop);
 
-	if (!s || len < 1 || len > 64 || s[len - 1] || strlen(s) != (size_t)len - 1)
-		return NULL;
-	return s;
+	return s && strlen(s) < 64 ? s : NULL;
 }
 
 void vfit_boot_print_keys(const struct vfit_boot *b, const void *ctl, const char *prefix,

@@ -10,7 +10,8 @@ void vfit_line_init(struct vfit_line *l)
 	l->s[0] = 0;
 }
 
-void vfit_line_mem(struct vfit_line *l, const char *s, size_t n)
+/* Appends n bytes of s, cut off where the line is full. */
+static void line_mem(struct vfit_line *l, const char *s, size_t n)
 {
 	size_t room = sizeof(l->s) - 1 - l->n;
 
@@ -23,7 +24,7 @@ void vfit_line_mem(struct vfit_line *l, const char *s, size_t n)
 
 void vfit_line_str(struct vfit_line *l, const char *s)
 {
-	vfit_line_mem(l, s ? s : "(null)", s ? strlen(s) : 6);
+	line_mem(l, s ? s : "(null)", s ? strlen(s) : 6);
 }
 
 void vfit_line_u32(struct vfit_line *l, uint32_t v)
@@ -36,7 +37,7 @@ void vfit_line_u32(struct vfit_line *l, uint32_t v)
 		d[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	vfit_line_mem(l, d + i, sizeof(d) - i);
+	line_mem(l, d + i, sizeof(d) - i);
 }
 
 void vfit_line_hex(struct vfit_line *l, uint64_t v)
@@ -52,7 +53,7 @@ void vfit_line_hex(struct vfit_line *l, uint64_t v)
 			first = i;
 			break;
 		}
-	vfit_line_mem(l, d + first, (size_t)(16 - first));
+	line_mem(l, d + first, (size_t)(16 - first));
 }
 
 void vfit_line_print(const struct vfit_boot *b, const struct vfit_line *l)

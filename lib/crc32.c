@@ -16,7 +16,7 @@
 
 #if VFIT_HAVE_CRC32
 
-#if defined(__OPTIMIZE_SIZE__) || defined(VFIT_CRC32_SMALL)
+#ifdef __OPTIMIZE_SIZE__
 #define CRC_ROWS 1
 #else
 #define CRC_ROWS 8

@@ -10,13 +10,6 @@
 
 #include "fit_internal.h"
 
-uint32_t vfit_be32(const void *p)
-{
-	const uint8_t *b = p;
-
-	return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
-}
-
 const char *vfit_str(const struct vfit_prop *v)
 {
 	const char *s = (const char *)v->p;

@@ -21,7 +21,7 @@ static enum vfit_result cell(const struct vfit_prop *v, uint32_t *out)
 		return VFIT_ERR_MISSING;
 	if (v->len != 4)
 		return VFIT_ERR_FORMAT;
-	*out = vfit_be32(v->p);
+	*out = fdt32_ld((const fdt32_t *)v->p);
 	return *out >> 31 ? VFIT_ERR_DATA : VFIT_OK;
 }
 
@@ -30,9 +30,9 @@ static enum vfit_result addr(const struct vfit_prop *v, uint64_t *out, bool *pre
 {
 	*present = v->p != NULL;
 	if (v->len == 4)
-		*out = vfit_be32(v->p);
+		*out = fdt32_ld((const fdt32_t *)v->p);
 	else if (v->len == 8)
-		*out = (uint64_t)vfit_be32(v->p) << 32 | vfit_be32(v->p + 4);
+		*out = fdt64_ld((const fdt64_t *)v->p);
 	else if (v->p)
 		return VFIT_ERR_FORMAT;
 	return VFIT_OK;
@@ -123,7 +123,7 @@ static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *i
 	if (!v[0].p)
 		return VFIT_ERR_MISSING;
 	algo = vfit_str(&v[0]);
-	h = algo ? vfit_hash_lookup(algo, strlen(algo)) : VFIT_HASH_INVALID;
+	h = algo ? vfit_hash_lookup(algo, (size_t)v[0].len - 1) : VFIT_HASH_INVALID;
 	if (h == VFIT_HASH_INVALID || vfit_digest(c, img->node, h, NULL, &digest))
 		return VFIT_ERR_UNSUPPORTED;
 	c->at.prop = "value";

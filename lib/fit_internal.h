@@ -85,8 +85,6 @@ const char *vfit_prop_str(const void *fdt, int node, const char *name);
 bool vfit_in(const char *name, const char *list);
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
-/* Big-endian cell at p. */
-uint32_t vfit_be32(const void *p);
 
 /*
  * The digest with h of what node covers, in *digest: with c->img set the

@@ -95,13 +95,13 @@ enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, 
 		return VFIT_ERR_KEY_ALGO;
 	bytes = (int)(a.rsa_bits / 8);
 	p = sized(&v[K_BITS], 4);
-	if (!p || vfit_be32(p) != a.rsa_bits)
+	if (!p || fdt32_ld((const fdt32_t *)p) != a.rsa_bits)
 		return VFIT_ERR_KEY;
 	key->num_bits = a.rsa_bits;
 	p = sized(&v[K_N0INV], 4);
 	if (!p)
 		return VFIT_ERR_KEY;
-	key->n0inv = vfit_be32(p);
+	key->n0inv = fdt32_ld((const fdt32_t *)p);
 	key->modulus = sized(&v[K_MOD], bytes);
 	key->rr = sized(&v[K_RR], bytes);
 	if (!key->modulus || !key->rr)
@@ -110,6 +110,6 @@ enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, 
 	p = v[K_EXP].p;
 	key->exponent = 65537;
 	if (p && v[K_EXP].len >= 8)
-		key->exponent = (uint64_t)vfit_be32(p) << 32 | vfit_be32(p + 4);
+		key->exponent = fdt64_ld((const fdt64_t *)p);
 	return VFIT_OK;
 }

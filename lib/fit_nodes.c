@@ -47,7 +47,7 @@ static enum vfit_result add_image(const void *fit, int img, struct vfit_node_lis
 		name = fdt_get_name(fit, child, &len);
 		if (!name)
 			return VFIT_ERR_FORMAT;
-		if (vfit_name_prefix(fit, child, "hash")) {
+		if (!strncmp(name, "hash", 4)) {
 			hashes++;
 			r = add(list, child);
 		} else if (vfit_in(name, "cipher\0dm-verity\0")) {
@@ -82,7 +82,7 @@ enum vfit_result vfit_conf_nodes(const void *fit, int conf_offset, struct vfit_n
 		if (len < 1 || val[len - 1])
 			continue;
 		for (s = val; s < val + len; s += strlen(s) + 1) {
-			img = fdt_subnode_offset_namelen(fit, images, s, (int)strlen(s));
+			img = fdt_subnode_offset(fit, images, s);
 			if (!*s || img < 0 || listed(list, img))
 				continue;
 			r = add_image(fit, img, list);

@@ -43,7 +43,8 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 		/* Absent: no strings are hashed (and a mkimage signature will not match). */
 		if (hs->p && hs->len < 8)
 			return VFIT_ERR_HASHED_STRINGS;
-		r = vfit_conf_digest(c->fit, &c->list, hs->p ? vfit_be32(hs->p + 4) : 0, &ctx);
+		r = vfit_conf_digest(c->fit, &c->list,
+				     hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0, &ctx);
 	}
 	vfit_hash_final(&ctx, c->digest);
 	if (!r) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vfit/rsa.h"
+#include "hash_int.h"
 
 #if VFIT_HAVE_RSA_PSS
 
@@ -35,10 +36,7 @@ static void mgf1_xor(struct vfit_hash_ctx *c, uint8_t *block, enum vfit_hash mgf
 	uint8_t ctr[4];
 
 	for (off = 0; off < len; off += mlen, counter++) {
-		ctr[0] = (uint8_t)(counter >> 24);
-		ctr[1] = (uint8_t)(counter >> 16);
-		ctr[2] = (uint8_t)(counter >> 8);
-		ctr[3] = (uint8_t)counter;
+		st_be32(ctr, counter);
 		vfit_hash_init(c, mgf);
 		vfit_hash_update(c, seed, seed_len);
 		vfit_hash_update(c, ctr, sizeof(ctr));
