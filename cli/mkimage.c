@@ -158,13 +158,11 @@ static int parse(int argc, char **argv, struct vfit_mkimage *m, int *list, int *
 			if (hex_arg("-a", optarg, UINT32_MAX, &v))
 				return 2;
 			m->load = (uint32_t)v;
-			m->have_load = 1;
 			break;
 		case 'e':
 			if (hex_arg("-e", optarg, UINT32_MAX, &v))
 				return 2;
 			m->entry = (uint32_t)v;
-			m->have_entry = 1;
 			break;
 		case 'n': m->name = optarg; break;
 		case 'h': return usage(stdout, 0);

@@ -219,7 +219,7 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 		vfit_ext_layout_free(lay);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -E: %s", name, fdt_strerror(r));
 	}
-	vfit_fdtbuf_pack(&lay->fdt);
+	fdt_pack(lay->fdt.buf);
 	base = (vfit_fdt_used(lay->fdt.buf) + align - 1) / align * align;
 	if (vfit_fdtbuf_set_size(&lay->fdt, (size_t)base)) {
 		vfit_ext_layout_free(lay);

@@ -416,11 +416,6 @@ int vfit_fdt_setprop_u32(struct vfit_fdtbuf *b, int node, const char *name, uint
 	return vfit_fdt_setprop(b, node, name, &be, sizeof(be));
 }
 
-void vfit_fdtbuf_pack(struct vfit_fdtbuf *b)
-{
-	fdt_pack(b->buf);
-}
-
 int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size)
 {
 	size_t used = vfit_fdt_used(b->buf);

@@ -36,7 +36,6 @@ struct key {
 	EVP_PKEY *priv;    /* NULL: not found (with --allow-missing-keys) */
 	EVP_PKEY *pub;     /* for -K: NAME.crt (-k) or the private key (-G) */
 	struct vfit_rsa_pub rsa;
-	int have_rsa;
 };
 
 struct vfit_signer {
@@ -363,7 +362,6 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 	if (k->pub) {
 		if (vfit_rsa_pub_from_pkey(k->pub, &k->rsa, e))
 			return NULL;
-		k->have_rsa = 1;
 	}
 	return k;
 }

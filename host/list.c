@@ -219,7 +219,7 @@ static void print_conf(FILE *f, const void *fit, int conf, int idx)
 	}
 }
 
-int vfit_fit_list(FILE *f, const char *name, const void *fit, size_t len, struct vfit_err *e)
+static int fit_list(FILE *f, const char *name, const void *fit, size_t len, struct vfit_err *e)
 {
 	int images, confs, node, idx, r, have_ts;
 	const char *v;
@@ -263,7 +263,7 @@ int vfit_fit_list_file(FILE *f, const char *path, struct vfit_err *e)
 
 	if (vfit_file_read(path, 0, &buf, &len, e))
 		return -1;
-	r = vfit_fit_list(f, path, buf, len, e);
+	r = fit_list(f, path, buf, len, e);
 	free(buf);
 	return r;
 }

@@ -99,8 +99,6 @@ const char *vfit_fdt_str(const void *fdt, int node, const char *name);
 int vfit_fdt_u32(const void *fdt, int node, const char *name, uint32_t *v);
 /* Bytes in use: end of the strings block (the packed size). */
 size_t vfit_fdt_used(const void *fdt);
-/* Packs: totalsize = used size (libfdt's fdt_pack). */
-void vfit_fdtbuf_pack(struct vfit_fdtbuf *b);
 /* Sets totalsize to size (>= used), zero-filling the free space. */
 int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size);
 void vfit_fdtbuf_free(struct vfit_fdtbuf *b);

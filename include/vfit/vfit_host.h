@@ -159,7 +159,6 @@ struct vfit_mkimage {
 	/* -f auto */
 	const char *arch, *os, *type, *comp, *name;
 	uint32_t load, entry;
-	int have_load, have_entry;
 	const char *datafile;     /* -d */
 	const char **dtbs;        /* -b, repeatable */
 	int ndtbs;
@@ -172,8 +171,7 @@ struct vfit_mkimage {
 /* Builds/updates, hashes, signs, extracts and writes atomically. */
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e);
 
-/* Listing of a FIT in `mkimage -l` style, with signature status and external data. */
-int vfit_fit_list(FILE *f, const char *name, const void *fit, size_t len, struct vfit_err *e);
+/* Listing of a FIT file in `mkimage -l` style, with signature status and external data. */
 int vfit_fit_list_file(FILE *f, const char *path, struct vfit_err *e);
 
 /* New RSA key pair DIR/NAME.key (0600) + DIR/NAME.crt (self-signed, CN=NAME). */
