@@ -363,10 +363,8 @@ static int cmd_init(const char *dir, int argc, char **argv)
 	if (vfit_boot_sim_write_file(&s, path, "closed\n", 7))
 		return 2;
 	snprintf(path, sizeof(path), "%s/counters", dir);
-	if (vfit_ctr_file_provision(path, &e)) {
-		fprintf(stderr, "vfit: boot: %s\n", e.msg);
-		return e.status ? e.status : 2;
-	}
+	if (vfit_ctr_file_provision(path, &e))
+		return vfit_err_print(&e, "boot");
 	vfit_boot_sim_path(&s, path, sizeof(path), VFIT_BOOT_OBJ_ROM, 0, 0);
 	if (copy_in(&s, rom, path))
 		return 2;
@@ -418,10 +416,8 @@ static int cmd_provision(const char *dir, const char *tcti, int argc, char **arg
 		n = (size_t)(argc - optind);
 	}
 	snprintf(auth, sizeof(auth), "%s/tpm-auth", dir);
-	if (vfit_ctr_tpm_provision(tcti, auth, names, n, &e)) {
-		fprintf(stderr, "vfit: boot: %s\n", e.msg);
-		return e.status;
-	}
+	if (vfit_ctr_tpm_provision(tcti, auth, names, n, &e))
+		return vfit_err_print(&e, "boot");
 	printf("provision: %zu TPM counter(s) ready at %s\n", n, tcti);
 	return 0;
 }
@@ -472,10 +468,8 @@ int cmd_boot(int argc, char **argv)
 	    argc > 1)
 		return usage(stderr, 2);
 	/* --timings: measure the flow, not the simulator's page faults. */
-	if (vfit_boot_sim_open(&s, dir, tcti, timings, &e)) {
-		fprintf(stderr, "vfit: boot: %s\n", e.msg);
-		return e.status ? e.status : 2;
-	}
+	if (vfit_boot_sim_open(&s, dir, tcti, timings, &e))
+		return vfit_err_print(&e, "boot");
 	if (!strcmp(cmd, "boot")) {
 		rc = run_boot(&s, timings, dump_dir);
 	} else if (!strcmp(cmd, "status")) {

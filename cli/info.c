@@ -18,9 +18,5 @@ int cmd_info(int argc, char **argv)
 		fprintf(stderr, "usage: vfit info FIT\n");
 		return 2;
 	}
-	if (vfit_fit_list_file(stdout, argv[1], &e)) {
-		fprintf(stderr, "vfit: %s\n", e.msg);
-		return e.status;
-	}
-	return 0;
+	return vfit_fit_list_file(stdout, argv[1], &e) ? vfit_err_print(&e, NULL) : 0;
 }

@@ -52,9 +52,5 @@ int cmd_keygen(int argc, char **argv)
 			algo);
 		return 2;
 	}
-	if (vfit_keygen(dir, name, bits, force, &e)) {
-		fprintf(stderr, "vfit: keygen: %s\n", e.msg);
-		return e.status;
-	}
-	return 0;
+	return vfit_keygen(dir, name, bits, force, &e) ? vfit_err_print(&e, "keygen") : 0;
 }

@@ -56,11 +56,7 @@ static int list_file(const char *path)
 {
 	struct vfit_err e = { 0 };
 
-	if (vfit_fit_list_file(stdout, path, &e)) {
-		fprintf(stderr, "vfit: %s\n", e.msg);
-		return e.status;
-	}
-	return 0;
+	return vfit_fit_list_file(stdout, path, &e) ? vfit_err_print(&e, NULL) : 0;
 }
 
 static const struct option longopts[] = {
@@ -230,8 +226,7 @@ int cmd_mkimage(int argc, char **argv)
 		goto out;
 	}
 	if (vfit_mkimage_run(&m, &e)) {
-		fprintf(stderr, "vfit: %s\n", e.msg);
-		r = e.status ? e.status : 2;
+		r = vfit_err_print(&e, NULL);
 		goto out;
 	}
 	if (!quiet) {

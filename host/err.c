@@ -16,3 +16,12 @@ int vfit_err_set(struct vfit_err *e, int status, const char *fmt, ...)
 	va_end(ap);
 	return -1;
 }
+
+int vfit_err_print(const struct vfit_err *e, const char *cmd)
+{
+	if (cmd)
+		fprintf(stderr, "vfit: %s: %s\n", cmd, e->msg);
+	else
+		fprintf(stderr, "vfit: %s\n", e->msg);
+	return e->status ? e->status : VFIT_EXIT_USAGE;
+}

@@ -27,6 +27,13 @@ int vfit_err_set(struct vfit_err *e, int status, const char *fmt, ...)
 #define VFIT_EXIT_REJECT 1
 #define VFIT_EXIT_USAGE 2
 
+/*
+ * Prints e as the one error line "vfit: [CMD: ]MESSAGE" on stderr and
+ * returns its exit status: VFIT_EXIT_USAGE if nothing set one, so a
+ * failure can never exit 0.
+ */
+int vfit_err_print(const struct vfit_err *e, const char *cmd);
+
 /* ---- keys (host/keys.c) ---------------------------------------------- */
 
 /* An RSA public key in U-Boot's pre-processed form (spec section 4.2). */
