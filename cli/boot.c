@@ -4,7 +4,6 @@
  * (host/boot_sim.c).  See man/vfit-boot.1.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -35,28 +34,15 @@ static int usage(FILE *f, int status)
 	return status;
 }
 
-static void *map_file(const char *path, size_t *len, struct vfit_err *e)
+/* A non-empty regular file, mapped read-only (vfit_file_map()); NULL with e set. */
+static const void *map_file(const char *path, size_t *len, struct vfit_err *e)
 {
-	struct stat st;
-	void *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const void *p;
 
-	if (fd < 0) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	if (vfit_file_map(path, &p, len, e))
 		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !st.st_size) {
-		close(fd);
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a non-empty regular file", path);
-		return NULL;
-	}
-	*len = (size_t)st.st_size;
-	p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
+	if (!p)
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: empty file", path);
 	return p;
 }
 
@@ -88,7 +74,7 @@ static void print_timings(const struct vfit_boot *b, const struct vfit_boot_sim 
 	uint64_t t0, sha = 0, bytes = 0;
 	unsigned int i, p;
 	size_t len;
-	void *fit;
+	const void *fit;
 
 	printf("Timings (ms):      %8s %8s %8s\n", phase[0], phase[1], phase[2]);
 	for (i = 0; i <= VFIT_BOOT_MAX_STAGES; i++) {
@@ -112,7 +98,7 @@ static void print_timings(const struct vfit_boot *b, const struct vfit_boot_sim 
 		if (!fit)
 			return;
 		/* Pages in first: this is the hash alone, as the flow's verify phase sees it. */
-		madvise(fit, len, MADV_WILLNEED);
+		madvise((void *)(uintptr_t)fit, len, MADV_WILLNEED);
 		for (size_t off = 0; off < len; off += 4096)
 			((volatile const uint8_t *)fit)[off];
 		t0 = clock_ns();
@@ -121,7 +107,7 @@ static void print_timings(const struct vfit_boot *b, const struct vfit_boot_sim 
 		vfit_sha256_final(&c, out);
 		sha += clock_ns() - t0;
 		bytes += len;
-		munmap(fit, len);
+		vfit_file_unmap(fit, len);
 	}
 	printf("  sha256 alone     %8.3f ms over the %llu bytes of the booted chain (flow/sha256 %.2fx)\n",
 	       ms(sha), (unsigned long long)bytes, sha ? (double)total / (double)sha : 0.0);
@@ -204,14 +190,14 @@ static int run_update(struct vfit_boot_sim *s, int argc, char **argv)
 		if (!fit[i]) {
 			fprintf(stderr, "vfit: boot: %s\n", e.msg);
 			while (i--)
-				munmap((void *)(uintptr_t)fit[i], len[i]);
+				vfit_file_unmap(fit[i], len[i]);
 			return 2;
 		}
 	}
 	vfit_boot_init(&b, &s->ops);
 	rc = vfit_boot_update(&b, fit, len, (unsigned int)n);
 	for (i = 0; i < n; i++)
-		munmap((void *)(uintptr_t)fit[i], len[i]);
+		vfit_file_unmap(fit[i], len[i]);
 	if (rc)
 		fprintf(stderr, "vfit: boot: update %s\n", rc == 1 ? "refused" : "failed (I/O)");
 	return rc;
@@ -259,7 +245,7 @@ static int copy_in(struct vfit_boot_sim *s, const char *src, const char *dst)
 {
 	struct vfit_err e = { 0 };
 	size_t len;
-	void *p = map_file(src, &len, &e);
+	const void *p = map_file(src, &len, &e);
 	int rc;
 
 	if (!p) {
@@ -267,7 +253,7 @@ static int copy_in(struct vfit_boot_sim *s, const char *src, const char *dst)
 		return -1;
 	}
 	rc = vfit_boot_sim_write_file(s, dst, p, len);
-	munmap(p, len);
+	vfit_file_unmap(p, len);
 	if (rc)
 		fprintf(stderr, "vfit: boot: %s: cannot write\n", dst);
 	return rc;
@@ -278,14 +264,13 @@ static int readable(const char *src)
 {
 	struct vfit_err e = { 0 };
 	size_t len;
-	void *p = src ? map_file(src, &len, &e) : NULL;
+	const void *p = src ? map_file(src, &len, &e) : NULL;
 
 	if (src && !p) {
 		fprintf(stderr, "vfit: boot: %s\n", e.msg);
 		return 0;
 	}
-	if (p)
-		munmap(p, len);
+	vfit_file_unmap(p, len);
 	return 1;
 }
 

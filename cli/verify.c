@@ -6,20 +6,16 @@
  * in place, never copied) and prints U-Boot's familiar lines, or one JSON
  * object for CI systems.  Exit: 0 verified, 1 rejected, 2 usage or I/O.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <libfdt.h>
 
 #include "cli.h"
 #include "vfit/fit.h"
+#include "vfit/vfit_host.h"
 
 static const char usage[] =
 	"usage: vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]\n"
@@ -48,46 +44,9 @@ static const char *result_name(enum vfit_result r)
 
 struct map {
 	const char *path;
-	void *p;
+	const void *p;
 	size_t len;
 };
-
-/* Maps a whole file read-only; an empty file gives p = NULL, len = 0. */
-static int map_file(struct map *m)
-{
-	struct stat st;
-	int fd = open(m->path, O_RDONLY);
-
-	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "vfit: %s: %s\n", m->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "vfit: %s: not a regular file\n", m->path);
-		close(fd);
-		return -1;
-	}
-	m->len = (size_t)st.st_size;
-	m->p = NULL;
-	if (m->len) {
-		m->p = mmap(NULL, m->len, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (m->p == MAP_FAILED) {
-			fprintf(stderr, "vfit: %s: %s\n", m->path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-	}
-	close(fd);
-	return 0;
-}
-
-static void unmap_file(struct map *m)
-{
-	if (m->p && m->len)
-		munmap(m->p, m->len);
-}
 
 static const char *node_path(const void *fdt, int node, char *buf, int size)
 {
@@ -291,6 +250,7 @@ int cmd_verify(int argc, char **argv)
 	/* A few KiB: kept off the stack, as a bootloader would. */
 	static struct vfit_verify_result result;
 	struct map fit = { 0 }, ctl = { 0 };
+	struct vfit_err e = { 0 };
 	struct vfit_verify_result *res;
 	const char *conf = NULL;
 	bool json = false;
@@ -313,11 +273,10 @@ int cmd_verify(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (map_file(&fit))
-		return 2;
-	if (map_file(&ctl)) {
-		unmap_file(&fit);
-		return 2;
+	if (vfit_file_map(fit.path, &fit.p, &fit.len, &e) ||
+	    vfit_file_map(ctl.path, &ctl.p, &ctl.len, &e)) {
+		vfit_file_unmap(fit.p, fit.len);
+		return vfit_err_print(&e, NULL);
 	}
 	res = &result;
 	/* An empty file is still a (zero-length) buffer for the verifier. */
@@ -348,7 +307,7 @@ int cmd_verify(int argc, char **argv)
 		fprintf(stderr, "%s\n", vfit_result_to_string(res->result));
 	}
 	status = res->result ? 1 : 0;
-	unmap_file(&fit);
-	unmap_file(&ctl);
+	vfit_file_unmap(fit.p, fit.len);
+	vfit_file_unmap(ctl.p, ctl.len);
 	return status;
 }

@@ -168,6 +168,40 @@ int vfit_sync_dir(const char *path)
 	return r;
 }
 
+int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err *e)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	void *m = NULL;
+
+	*p = NULL;
+	*len = 0;
+	if (fd < 0 || fstat(fd, &st)) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a regular file", path);
+	}
+	if (st.st_size)
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	*p = m;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+void vfit_file_unmap(const void *p, size_t len)
+{
+	if (p)
+		munmap((void *)(uintptr_t)p, len);
+}
+
 int vfit_create_tmp(const char *tmp, mode_t mode)
 {
 	if (unlink(tmp) && errno != ENOENT)
