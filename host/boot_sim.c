@@ -177,19 +177,10 @@ static int sim_state_read(void *plat, void *buf, size_t cap, size_t *len)
 {
 	struct vfit_boot_sim *s = plat;
 	char path[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/state", s->dir);
-	fd = open_regular(path, &st);
-	if (fd < 0)
+	if (vfit_read_small(path, buf, cap, len))
 		return errno == ENOENT ? VFIT_BOOT_IO_ABSENT : VFIT_BOOT_IO_ERROR;
-	n = read(fd, buf, cap);
-	close(fd);
-	if (n < 0)
-		return VFIT_BOOT_IO_ERROR;
-	*len = (size_t)n;
 	return 0;
 }
 
@@ -202,16 +193,19 @@ static int sim_state_write(void *plat, const void *buf, size_t len)
 	return vfit_boot_sim_write_file(s, path, buf, len) ? VFIT_BOOT_IO_ERROR : 0;
 }
 
+/* A counter store failure: reported now, and kept as the command's exit status. */
+static int ctr_fail(struct vfit_boot_sim *s, const struct vfit_err *e)
+{
+	s->ctr_error = vfit_err_print(e, "boot");
+	return -1;
+}
+
 static int sim_counter_read(void *plat, const char *name, uint64_t *value)
 {
 	struct vfit_boot_sim *s = plat;
 	struct vfit_err e = { 0 };
 
-	if (!vfit_ctr_read(s->ctr, name, value, &e))
-		return 0;
-	fprintf(stderr, "vfit: boot: %s\n", e.msg);
-	s->ctr_error = e.status ? e.status : VFIT_EXIT_USAGE;
-	return -1;
+	return vfit_ctr_read(s->ctr, name, value, &e) ? ctr_fail(s, &e) : 0;
 }
 
 static int sim_counter_advance(void *plat, const char *name, uint64_t value)
@@ -219,11 +213,8 @@ static int sim_counter_advance(void *plat, const char *name, uint64_t value)
 	struct vfit_boot_sim *s = plat;
 	struct vfit_err e = { 0 };
 
-	if (vfit_ctr_advance(s->ctr, name, value, NULL, NULL, &e)) {
-		fprintf(stderr, "vfit: boot: %s\n", e.msg);
-		s->ctr_error = e.status ? e.status : VFIT_EXIT_USAGE;
-		return -1;
-	}
+	if (vfit_ctr_advance(s->ctr, name, value, NULL, NULL, &e))
+		return ctr_fail(s, &e);
 	step(s);
 	return 0;
 }
@@ -232,17 +223,11 @@ static bool sim_dev_mode(void *plat)
 {
 	struct vfit_boot_sim *s = plat;
 	char path[PATH_MAX], buf[4];
-	struct stat st;
-	ssize_t n;
-	int fd;
+	size_t n;
 
 	snprintf(path, sizeof(path), "%s/dev-mode", s->dir);
-	fd = open_regular(path, &st);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	return n == (ssize_t)sizeof(buf) && !memcmp(buf, "open", 4);
+	return !vfit_read_small(path, buf, sizeof(buf), &n) && n == sizeof(buf) &&
+	       !memcmp(buf, "open", 4);
 }
 
 static void sim_print(void *plat, const char *line)
@@ -272,8 +257,6 @@ static int gunzip(const void *src, size_t len, void *dst, size_t cap, size_t *ou
 		if (!z.avail_out)
 			break;
 		rc = inflate(&z, Z_NO_FLUSH);
-		if (rc == Z_BUF_ERROR && z.avail_in)
-			rc = Z_OK;
 	}
 	*out = (size_t)((uint8_t *)z.next_out - (uint8_t *)dst);
 	/* The whole input is exactly one gzip member. */

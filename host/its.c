@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -607,24 +608,6 @@ static void remove_copy(char *path)
 	free(path);
 }
 
-/* The directory dtc searches first for the .its's own paths: its dir, or "." */
-static char *its_dir(const char *its)
-{
-	const char *slash = strrchr(its, '/');
-	size_t n = slash ? (size_t)(slash - its) : 0;
-	char *d;
-
-	if (!slash)
-		return strdup(".");
-	/* "/x.its": dtc joins "" and the path, which is the root. */
-	d = malloc(n ? n + 1 : 2);
-	if (d) {
-		memcpy(d, n ? its : "/", n ? n : 1);
-		d[n ? n : 1] = 0;
-	}
-	return d;
-}
-
 /* 0: compiled, 1: use the plain path instead, -1: error. */
 static int compile_bypass(const char *its, const char *text, const char *dtc_opts,
 			  struct bypass *b, struct vfit_fdtbuf *out, struct vfit_err *e)
@@ -632,12 +615,13 @@ static int compile_bypass(const char *its, const char *text, const char *dtc_opt
 	const char *slash = strrchr(its, '/');
 	struct vfit_err quiet = { 0 };
 	struct dtc_cmd cmd = { 0 };
-	char *copy = NULL, *dir = its_dir(its), *data = NULL;
+	char *copy = NULL, *data = NULL, dir[PATH_MAX];
 	FILE *errf = tmpfile();
 	size_t len = 0;
 	int r = 1;
 
-	if (!dir || !errf)
+	/* dtc searches the .its's own directory first for its /incbin/ paths. */
+	if (vfit_dirname(its, dir, sizeof(dir)) || !errf)
 		goto out;
 	copy = write_copy(slash ? slash + 1 : its, text);
 	if (!copy || dtc_cmd_make(&cmd, dtc_opts, dir, copy, &quiet) || cmd.depfile)
@@ -659,7 +643,6 @@ out:
 	dtc_cmd_free(&cmd);
 	if (errf)
 		fclose(errf);
-	free(dir);
 	return r;
 }
 
