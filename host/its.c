@@ -693,10 +693,12 @@ static void base_name(char *out, size_t size, const char *path)
 	out[n] = 0;
 }
 
+/* The -d, -b and -i files of -f auto, sized up front and read straight into the tree. */
 struct auto_files {
-	char *data[64];
+	const char *path[64];
 	size_t len[64];
 	int n;
+	struct vfit_err *e;
 };
 
 static int sw_check(int r, struct vfit_err *e)
@@ -722,6 +724,32 @@ static int hash_or_sign(void *fdt, const struct vfit_mkimage *m)
 	return r ? r : fdt_end_node(fdt);
 }
 
+/* Adds path with its size: a regular file the FDT's 32-bit lengths can hold. */
+static int auto_file(struct auto_files *f, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return vfit_err_set(f->e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return vfit_err_set(f->e, VFIT_EXIT_USAGE, "%s: not a regular file", path);
+	if (st.st_size > INT32_MAX)
+		return vfit_err_set(f->e, VFIT_EXIT_USAGE, "-f auto: image file too large");
+	f->path[f->n] = path;
+	f->len[f->n++] = (size_t)st.st_size;
+	return 0;
+}
+
+/* The `data` property of file i: room made in the tree, then the file read into it. */
+static int auto_data(void *fdt, const struct auto_files *f, int i)
+{
+	void *dst;
+	int r = fdt_property_placeholder(fdt, "data", (int)f->len[i], &dst);
+
+	/* A read error is in f->e already (first error wins over sw_check's). */
+	return r ? r : read_into(f->path[i], dst, f->len[i], f->e) ? -FDT_ERR_BADVALUE : 0;
+}
+
 static int write_images(void *fdt, const struct vfit_mkimage *m, const struct auto_files *f)
 {
 	char str[128], base[96];
@@ -738,7 +766,7 @@ static int write_images(void *fdt, const struct vfit_mkimage *m, const struct au
 	r = r ? r : fdt_property_u32(fdt, "load", m->load);
 	r = r ? r : fdt_property_u32(fdt, "entry", m->entry);
 	/* Payload last: a loader reading only the start still sees the properties. */
-	r = r ? r : fdt_property(fdt, "data", f->data[0], (int)f->len[0]);
+	r = r ? r : auto_data(fdt, f, 0);
 	r = r ? r : hash_or_sign(fdt, m);
 	r = r ? r : fdt_end_node(fdt);
 	for (i = 0; !r && i < m->ndtbs; i++) {
@@ -746,7 +774,7 @@ static int write_images(void *fdt, const struct vfit_mkimage *m, const struct au
 		base_name(base, sizeof(base), m->dtbs[i]);
 		r = fdt_begin_node(fdt, str);
 		r = r ? r : fdt_property_string(fdt, "description", base);
-		r = r ? r : fdt_property(fdt, "data", f->data[1 + i], (int)f->len[1 + i]);
+		r = r ? r : auto_data(fdt, f, 1 + i);
 		r = r ? r : fdt_property_string(fdt, "type", "flat_dt");
 		r = r ? r : fdt_property_string(fdt, "arch", m->arch);
 		r = r ? r : fdt_property_string(fdt, "compression", "none");
@@ -758,7 +786,7 @@ static int write_images(void *fdt, const struct vfit_mkimage *m, const struct au
 		r = r ? r : fdt_property_string(fdt, "type", "ramdisk");
 		r = r ? r : fdt_property_string(fdt, "os", m->os);
 		r = r ? r : fdt_property_string(fdt, "arch", m->arch);
-		r = r ? r : fdt_property(fdt, "data", f->data[f->n - 1], (int)f->len[f->n - 1]);
+		r = r ? r : auto_data(fdt, f, f->n - 1);
 		r = r ? r : hash_or_sign(fdt, m);
 		r = r ? r : fdt_end_node(fdt);
 	}
@@ -803,6 +831,16 @@ static int write_confs(void *fdt, const struct vfit_mkimage *m)
 
 int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct vfit_err *e)
 {
+	const struct {
+		enum vfit_name_kind kind;
+		const char *what;
+		const char *const *value;
+	} kinds[4] = {
+		{ VFIT_NAME_TYPE, "image type (-T)", &m->type },
+		{ VFIT_NAME_ARCH, "architecture (-A)", &m->arch },
+		{ VFIT_NAME_OS, "OS (-O)", &m->os },
+		{ VFIT_NAME_COMP, "compression (-C)", &m->comp },
+	};
 	struct auto_files f = { .n = 0 };
 	const char *tname = vfit_name_long(VFIT_NAME_TYPE, m->type);
 	size_t size = 4096, used;
@@ -812,42 +850,30 @@ int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct 
 
 	if (!m->datafile)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "-f auto needs an image file (-d)");
-	if (!vfit_name_find(VFIT_NAME_TYPE, m->type) || !vfit_name_find(VFIT_NAME_ARCH, m->arch) ||
-	    !vfit_name_find(VFIT_NAME_OS, m->os) || !vfit_name_find(VFIT_NAME_COMP, m->comp))
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "-f auto: unknown %s '%s'",
-				    !vfit_name_find(VFIT_NAME_TYPE, m->type) ? "image type (-T)" :
-				    !vfit_name_find(VFIT_NAME_ARCH, m->arch) ? "architecture (-A)" :
-				    !vfit_name_find(VFIT_NAME_OS, m->os) ? "OS (-O)" : "compression (-C)",
-				    !vfit_name_find(VFIT_NAME_TYPE, m->type) ? m->type :
-				    !vfit_name_find(VFIT_NAME_ARCH, m->arch) ? m->arch :
-				    !vfit_name_find(VFIT_NAME_OS, m->os) ? m->os : m->comp);
+	for (i = 0; i < 4; i++)
+		if (!vfit_name_find(kinds[i].kind, *kinds[i].value))
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "-f auto: unknown %s '%s'",
+					    kinds[i].what, *kinds[i].value);
 	if (m->ndtbs > 60)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "-f auto: too many -b files");
-	if (vfit_file_read(m->datafile, 0, &f.data[0], &f.len[0], e))
+	f.e = e;
+	if (auto_file(&f, m->datafile))
 		return -1;
 	size += f.len[0];
-	f.n = 1;
-	for (i = 0; i < m->ndtbs; i++, f.n++) {
-		if (vfit_file_read(m->dtbs[i], 0, &f.data[f.n], &f.len[f.n], e))
-			goto out;
-		size += f.len[f.n] + 512;
+	for (i = 0; i < m->ndtbs; i++) {
+		if (auto_file(&f, m->dtbs[i]))
+			return -1;
+		size += f.len[f.n - 1] + 512;
 	}
 	if (m->initrd) {
-		if (vfit_file_read(m->initrd, 0, &f.data[f.n], &f.len[f.n], e))
-			goto out;
-		size += f.len[f.n++] + 512;
+		if (auto_file(&f, m->initrd))
+			return -1;
+		size += f.len[f.n - 1] + 512;
 	}
-	for (i = 0; i < f.n; i++)
-		if (f.len[i] > INT32_MAX) {
-			vfit_err_set(e, VFIT_EXIT_USAGE, "-f auto: image file too large");
-			goto out;
-		}
 	size += FIT_SLACK;
 	fdt = malloc(size);
-	if (!fdt) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "-f auto: out of memory");
-		goto out;
-	}
+	if (!fdt)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "-f auto: out of memory");
 	snprintf(desc, sizeof(desc), "%s image with one or more FDT blobs", tname);
 	r = fdt_create(fdt, (int)size);
 	r = r ? r : fdt_finish_reservemap(fdt);
@@ -861,13 +887,8 @@ int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct 
 	r = r ? r : fdt_finish(fdt);
 	if (sw_check(r, e)) {
 		free(fdt);
-		r = -1;
-		goto out;
+		return -1;
 	}
 	used = fdt_totalsize(fdt);
-	r = vfit_fdtbuf_adopt(out, fdt, used, size, "-f auto", e);
-out:
-	for (i = 0; i < f.n; i++)
-		free(f.data[i]);
-	return r;
+	return vfit_fdtbuf_adopt(out, fdt, used, size, "-f auto", e);
 }
