@@ -17,10 +17,13 @@ WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototyp
 CFLAGS_LIB  = -std=c11 $(WARN) $(OPT) $(SAN) -Iinclude -fno-common
 CFLAGS_HOST = $(CFLAGS_LIB) -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"'
 LDLIBS_HOST = -lssl -lcrypto -lfdt -lz -llz4
-LDLIBS_HOST += $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc)
+# Only the simulator's counter stores (libvfit-sim) talk to a TPM.
+LDLIBS_SIM  = $(LDLIBS_HOST) $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc)
+HOST_LIBS   = $(BUILD)/libvfit-sim.a $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
 
-LIB_SRC   := $(sort $(wildcard lib/*.c))
+LIB_SRC   := $(sort $(wildcard lib/*.c lib/*/*.c))
 HOST_SRC  := $(sort $(wildcard host/*.c))
+SIM_SRC   := $(sort $(wildcard host/boot/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_UTIL := $(filter-out tests/unit/test_%,$(sort $(wildcard tests/unit/*.c)))
@@ -29,6 +32,7 @@ FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 HOST_OBJ  := $(HOST_SRC:%.c=$(BUILD)/%.o)
+SIM_OBJ   := $(SIM_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
 UTIL_OBJ  := $(UNIT_UTIL:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -40,7 +44,7 @@ DEPS_OK := $(BUILD)/.deps-ok
 .PHONY: all deps test unit demo bench size install clean fuzz check-freestanding
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/vfit $(BUILD)/libvfit.a $(BUILD)/libvfit-host.a
+all: $(BUILD)/vfit $(BUILD)/libvfit.a $(BUILD)/libvfit-host.a $(BUILD)/libvfit-sim.a
 
 # Install what is missing (scripts/deps is a no-op when all is there).
 $(DEPS_OK): scripts/deps
@@ -65,16 +69,20 @@ $(BUILD)/libvfit-host.a: $(HOST_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/vfit: $(CLI_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
-	$(CC) $(OPT) $(SAN) -o $@ $(CLI_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a $(LDLIBS_HOST)
+$(BUILD)/libvfit-sim.a: $(SIM_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/vfit: $(CLI_OBJ) $(HOST_LIBS)
+	$(CC) $(OPT) $(SAN) -o $@ $(CLI_OBJ) $(HOST_LIBS) $(LDLIBS_SIM)
 	@ln -sf vfit $(BUILD)/mkimage
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UTIL_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UTIL_OBJ) $(HOST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(OPT) $(SAN) -o $@ $< $(UTIL_OBJ) $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a $(LDLIBS_HOST)
+	$(CC) $(OPT) $(SAN) -o $@ $< $(UTIL_OBJ) $(HOST_LIBS) $(LDLIBS_SIM)
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
-	$(CC) $(OPT) -o $@ $< $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a $(LDLIBS_HOST)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(HOST_LIBS)
+	$(CC) $(OPT) -o $@ $< $(HOST_LIBS) $(LDLIBS_SIM)
 
 # The test objects are intermediate files of the pattern rule above; keep
 # them, or make deletes them at the end and `make test` would not end with
@@ -113,10 +121,13 @@ check-freestanding: | $(DEPS_OK)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/include/vfit $(DESTDIR)$(PREFIX)/share/man/man1
+		$(DESTDIR)$(PREFIX)/include/vfit $(DESTDIR)$(PREFIX)/include/vfit-host \
+		$(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/vfit $(DESTDIR)$(PREFIX)/bin/vfit
-	install -m 644 $(BUILD)/libvfit.a $(BUILD)/libvfit-host.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(BUILD)/libvfit.a $(BUILD)/libvfit-host.a $(BUILD)/libvfit-sim.a \
+		$(DESTDIR)$(PREFIX)/lib/
 	install -m 644 include/vfit/*.h $(DESTDIR)$(PREFIX)/include/vfit/
+	install -m 644 include/vfit-host/*.h $(DESTDIR)$(PREFIX)/include/vfit-host/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' vfit.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/vfit.pc
@@ -124,4 +135,4 @@ install: all
 clean:
 	rm -rf build
 
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(HOST_OBJ) $(CLI_OBJ) $(UTIL_OBJ) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o))
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(HOST_OBJ) $(SIM_OBJ) $(CLI_OBJ) $(UTIL_OBJ) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o))

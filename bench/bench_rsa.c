@@ -14,7 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/rsa.h>
 
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 static double now(void)
 {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "vfit/boot_sim.h"
+#include "vfit-host/sim.h"
 
 static const char *const default_counters[] = { "bootloader", "kernel", "recovery" };
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 int cmd_info(int argc, char **argv)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 static int usage(FILE *f, int status)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 #define OPT_ALLOW_MISSING 256
 

@@ -15,7 +15,7 @@
 
 #include "cli.h"
 #include "vfit/fit.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 static const char usage[] =
 	"usage: vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]\n"

@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 int vfit_err_set(struct vfit_err *e, int status, const char *fmt, ...)
 {

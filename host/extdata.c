@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * External data (spec 2.6): mkimage hashes and signs with every payload
+ * External data (fit-format.md §2.6): mkimage hashes and signs with every payload
  * embedded in `data`, then (-E) moves the payloads after the FDT.  Import
  * is the reverse, done first when an existing external FIT is updated (-F).
  *

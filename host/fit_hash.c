@@ -13,7 +13,7 @@
 
 #include "mkimage_int.h"
 
-/* U-Boot's path buffer (spec 3.4, 7): parent path + name + 2 must stay below it. */
+/* U-Boot's path buffer (fit-format.md §3.4, 7): parent path + name + 2 must stay below it. */
 #define PATH_MAX_UBOOT 200
 #define DEPTH_MAX 32
 
@@ -65,7 +65,7 @@ static int check_nodes(const char *name, const void *fit, struct vfit_err *e)
 	return 0;
 }
 
-/* A rollback index the boot flow would refuse is refused here already (issue 6, spec 11.2). */
+/* A rollback index the boot flow would refuse is refused here already (issue 6, fit-format.md §11.2). */
 static int check_rollback(const char *name, const void *fit, int conf, struct vfit_err *e)
 {
 	const char *ctr;
@@ -76,11 +76,11 @@ static int check_rollback(const char *name, const void *fit, int conf, struct vf
 				    "%s: %s: rollback-index must be one 32-bit cell", name,
 				    vfit_node_path(fit, conf));
 	ctr = fdt_getprop(fit, conf, "rollback-counter", &len);
-	if (ctr && (len < 1 || ctr[len - 1] || !vfit_ctr_name_valid(ctr)))
+	if (ctr && (len < 1 || ctr[len - 1] || !vfit_counter_name_valid(ctr, (size_t)len - 1)))
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "%s: %s: rollback-counter must be 1..%d characters of "
 				    "[A-Za-z0-9._-]", name, vfit_node_path(fit, conf),
-				    VFIT_CTR_NAME_MAX);
+				    VFIT_BOOT_COUNTER_NAME - 1);
 	return 0;
 }
 
@@ -238,7 +238,7 @@ static int do_image(const char *name, struct vfit_fdtbuf *fit, int img, struct v
 	int sub, len, r, a;
 
 	/*
-	 * mkimage -k encrypts an image with a cipher node (spec 11.1) before
+	 * mkimage -k encrypts an image with a cipher node (fit-format.md §11.1) before
 	 * hashing it; vfit does not encrypt, and must not emit a FIT whose
 	 * cipher node promises ciphertext.  Already encrypted images (with
 	 * data-size-unciphered) are only re-hashed and re-signed.

@@ -3,7 +3,7 @@
  * Signing: key material (-k DIR: NAME.key and, for -K, NAME.crt; -G FILE;
  * or keys in an OpenSSL engine with -N, see engine_key_id()),
  * image signatures over a payload digest, configuration signatures over
- * the message of spec 3.4 (built by the device library's own
+ * the message of fit-format.md §3.4 (built by the device library's own
  * vfit_conf_nodes()/vfit_conf_digest(), so signer and verifier cover the
  * same bytes), the properties mkimage writes, and the public key nodes
  * of -K.

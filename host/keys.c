@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * RSA public keys in U-Boot's pre-processed form (spec section 4.2): the
+ * RSA public keys in U-Boot's pre-processed form (fit-format.md §4.2): the
  * values the device needs for Montgomery arithmetic without any division,
  * and the control-DTB key node that carries them.
  */
@@ -12,7 +12,7 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 /* Sizes the device library accepts (lib/rsa.c): a multiple of 64 bits. */
 #define RSA_MIN_BITS 1024

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 /* The Makefile passes the version; builds that do not (fuzz targets) still compile. */
 #ifndef VFIT_VERSION
@@ -133,7 +133,7 @@ void vfit_ext_layout_free(struct vfit_ext_layout *lay);
 
 /* ---- checks, hashes and signatures ---------------------------------------- */
 
-/* Structure rules mkimage and U-Boot need before anything is written (spec 3.4, 6.2, 7). */
+/* Structure rules mkimage and U-Boot need before anything is written (fit-format.md §3.4, 6.2, 7). */
 int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e);
 
 /* Key material and what was signed, shared by the image and configuration passes. */

@@ -13,7 +13,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 VFIT=${VFIT:-$BUILD/vfit}
-VFIT_VECTORS=${VFIT_VECTORS:-$ROOT/../shared/vectors}
+VFIT_VECTORS=${VFIT_VECTORS:-$ROOT/tests/vectors}
 T=$(mktemp -d "${TMPDIR:-/tmp}/vfit-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 _pass=0

@@ -212,6 +212,12 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 /* 0, or -1 when the blob is not a valid state (bad size, magic, version, checksum, field). */
 int vfit_boot_state_decode(const uint8_t *in, size_t len, struct vfit_boot_state *s);
 
+/*
+ * Whether name[0..len) (no NUL) is a rollback counter name: 1 to
+ * VFIT_BOOT_COUNTER_NAME - 1 characters of [A-Za-z0-9._-].
+ */
+bool vfit_counter_name_valid(const char *name, size_t len);
+
 /* "good", "trying", "bad" (or "unknown"). */
 const char *vfit_boot_slot_status_name(unsigned int status);
 

@@ -20,7 +20,7 @@
 #ifndef VFIT_SIGNATURE_MAX_SIZE
 #define VFIT_SIGNATURE_MAX_SIZE 0x10000000u
 #endif
-/* Nesting depth and path length limits of U-Boot's region walk (spec 3.4, 7). */
+/* Nesting depth and path length limits of U-Boot's region walk (fit-format.md §3.4, 7). */
 #define VFIT_MAX_DEPTH 32
 #define VFIT_PATH_MAX 200
 /* Nodes in a whole FIT (bounds the duplicate-name check; real FITs have far fewer). */
@@ -39,16 +39,16 @@
 
 #define VFIT_MAX_HASHED_NODES 100
 
-/* Node offsets in the FIT that a configuration signature covers (spec 3.3). */
+/* Node offsets in the FIT that a configuration signature covers (fit-format.md §3.3). */
 struct vfit_node_list {
 	unsigned int count;
 	int offset[VFIT_MAX_HASHED_NODES];
 };
 
 /*
- * Format checks of spec 6.2 on the bytes actually loaded (len): header,
+ * Format checks of fit-format.md §6.2 on the bytes actually loaded (len): header,
  * full structure walk, one root with an empty name, no '@' in node names,
- * depth and path limits (spec 7), root description and timestamp.
+ * depth and path limits (fit-format.md §7), root description and timestamp.
  */
 enum vfit_result vfit_fit_check(const void *fit, size_t len);
 
@@ -61,7 +61,7 @@ enum vfit_result vfit_fit_check(const void *fit, size_t len);
 enum vfit_result vfit_conf_nodes(const void *fit, int conf_offset, struct vfit_node_list *list);
 
 /*
- * Feeds the signed message of spec 3.4 into ctx: the structure-block
+ * Feeds the signed message of fit-format.md §3.4 into ctx: the structure-block
  * regions the node list selects, in blob order, then the first strings_len
  * bytes of the strings block.  fit must have passed vfit_fit_check().
  */
@@ -70,7 +70,7 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
 
 /* ---- algorithms and keys -------------------------------------------- */
 
-/* A signature `algo` such as "sha256,rsa2048", split (spec 3.2). */
+/* A signature `algo` such as "sha256,rsa2048", split (fit-format.md §3.2). */
 struct vfit_algo {
 	enum vfit_hash hash;   /* sha1, sha256, sha384 or sha512 */
 	uint32_t rsa_bits;     /* 2048, 3072 or 4096 */
@@ -82,7 +82,7 @@ struct vfit_algo {
  */
 enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo);
 
-/* What a key node under /signature of the control FDT is required for (spec 4.4). */
+/* What a key node under /signature of the control FDT is required for (fit-format.md §4.4). */
 enum vfit_required {
 	VFIT_REQ_NONE = 0,
 	VFIT_REQ_CONF,

@@ -14,7 +14,7 @@ enum vfit_result {
 	VFIT_ERR_SIG_RANGE = 4,     /* signature value >= modulus */
 	VFIT_ERR_SIGNATURE = 5,     /* padding or digest does not match */
 	VFIT_ERR_PARAM = 6,         /* caller passed an impossible argument */
-	/* FIT format (spec 6.2, 7) */
+	/* FIT format (fit-format.md §6.2, 7) */
 	VFIT_ERR_FORMAT = 7,        /* not a well-formed FDT, or a malformed property */
 	VFIT_ERR_TRUNCATED = 8,     /* totalsize larger than the bytes loaded */
 	VFIT_ERR_TOO_LARGE = 9,     /* totalsize above VFIT_SIGNATURE_MAX_SIZE */
@@ -22,7 +22,7 @@ enum vfit_result {
 	VFIT_ERR_LIMIT = 11,        /* depth, path, node, list or region limit exceeded */
 	VFIT_ERR_DUPLICATE = 12,    /* two sibling nodes with the same name */
 	VFIT_ERR_MISSING = 13,      /* mandatory node or property absent */
-	/* configuration and images (spec 3.3, 6.3, 6.4) */
+	/* configuration and images (fit-format.md §3.3, 6.3, 6.4) */
 	VFIT_ERR_NO_CONFIG = 14,    /* selected configuration does not exist */
 	VFIT_ERR_NO_IMAGES = 15,    /* configuration references no image */
 	VFIT_ERR_NO_HASH = 16,      /* image without hash nodes */
@@ -33,7 +33,7 @@ enum vfit_result {
 	VFIT_ERR_DATA = 21,         /* external data property negative or incomplete */
 	VFIT_ERR_DATA_BOUNDS = 22,  /* payload outside the loaded bytes, or inside the FDT */
 	VFIT_ERR_DATA_OVERLAP = 23, /* payloads of two images overlap */
-	/* keys and policy (spec 4.4, 6.3) */
+	/* keys and policy (fit-format.md §4.4, 6.3) */
 	VFIT_ERR_REQUIRED = 24,     /* a required key verified no signature */
 	VFIT_ERR_KEY_ALGO = 25,     /* key node algo differs from the signature's */
 	VFIT_ERR_NO_SIGNATURE = 26, /* no signature node, or one without a value */

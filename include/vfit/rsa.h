@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RSA signature verification from U-Boot's pre-processed public key
- * (control-DTB key node, spec section 4.2).  The key's byte strings are
+ * (control-DTB key node, fit-format.md §4.2).  The key's byte strings are
  * referenced, not copied: they may point straight into an FDT.
  */
 #ifndef VFIT_RSA_H

@@ -23,7 +23,7 @@ check_target() { # name clang-target-flags...
 	shift
 	out=$T/$name
 	mkdir -p "$out"
-	for src in lib/*.c; do
+	for src in lib/*.c lib/*/*.c; do
 		if ! clang $flags "$@" -c -o "$out/$(basename "$src" .c).o" "$src" 2>"$out/err"; then
 			fail "$name: $src does not compile freestanding"
 			sed 's/^/    /' "$out/err" | head -n 10

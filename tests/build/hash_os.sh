@@ -15,15 +15,14 @@ export VFIT_VECTORS
 
 flags="-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 	-Wvla -Wpointer-arith -Wcast-qual -Wundef -Os -Iinclude -D_GNU_SOURCE"
-libs="lib/hash.c lib/sha1.c lib/sha256.c lib/sha512.c lib/sha_x86.c lib/sha_arm.c
-	lib/md5.c lib/crc32.c lib/crc16.c"
+libs="lib/hash/*.c"
 BUILD=${BUILD:-build}
-rsa="lib/rsa.c lib/rsa_pkcs1.c lib/rsa_pss.c lib/result.c tests/unit/json.c
+rsa="lib/rsa/*.c lib/result.c tests/unit/json.c
 	$BUILD/libvfit-host.a $BUILD/libvfit.a -lfdt"
 
 for t in test_sha test_crc32 test_crc16 test_md5 test_rsa test_rsa_vectors test_rsa_limb32; do
 	case $t in
-	test_rsa_limb32) extra="lib/rsa_pkcs1.c lib/rsa_pss.c lib/result.c tests/unit/json.c
+	test_rsa_limb32) extra="lib/rsa/rsa_pkcs1.c lib/rsa/rsa_pss.c lib/result.c tests/unit/json.c
 		$BUILD/libvfit-host.a $BUILD/libvfit.a -lfdt" ;;
 	test_rsa*) extra=$rsa ;;
 	*) extra= ;;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# vfit mkimage -E / -B / -p (spec 2.6, mkimage 2023.01 layout) and -F on
+# vfit mkimage -E / -B / -p (fit-format.md §2.6, mkimage 2023.01 layout) and -F on
 # an external FIT (data imported first), checked with fdtget and verify.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# crc16-ccitt hash nodes (spec 2.3), as U-Boot's hash-images.its uses them,
+# crc16-ccitt hash nodes (fit-format.md §2.3), as U-Boot's hash-images.its uses them,
 # in FITs built by Debian's mkimage (u-boot-tools 2023.01 computes them):
 # a signed configuration whose images carry crc16-ccitt nodes verifies; the
 # node over "123456789" holds the catalogue check value 31 c3; a changed

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 }
 C
 # shellcheck disable=SC2086
-ok "minimal build" cc -std=c11 -O2 $MINIMAL -I"$ROOT/include" -o drv drv.c "$ROOT"/lib/*.c -lfdt
+ok "minimal build" cc -std=c11 -O2 $MINIMAL -I"$ROOT/include" -o drv drv.c "$ROOT"/lib/*.c "$ROOT"/lib/*/*.c -lfdt
 
 rsa_key dev 2048
 mkdir -p k3 && cp dev.key dev.crt k3/ 2>/dev/null

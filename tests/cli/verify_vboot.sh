@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# U-Boot's verified-boot test (test/py/tests/test_vboot.py, spec section 9)
+# U-Boot's verified-boot test (test/py/tests/test_vboot.py, fit-format.md §9)
 # replayed with Debian's mkimage as the signer and `vfit verify` as the
 # device: 9.2 main sequence (sets 1-8, 11-13), 9.3 required-key sequence
 # (sets 9, 10), 9.4 external data bounds, 9.6 key added separately.
@@ -47,7 +47,7 @@ dtc -I dts -O dtb -o sandbox-kernel.dtb kernel.dts
 printf '/dts-v1/;\n/ { model = "sandbox"; };\n' > ctl.dts
 dtc -I dts -O dtb -o fresh.dtb ctl.dts
 
-# The .its files of spec 9.7: its KIND HASH ALGO PAD HINT (KIND images|configs).
+# The .its files of fit-format.md §9.7: its KIND HASH ALGO PAD HINT (KIND images|configs).
 its() {
 	a=
 	[ -n "$3" ] && a="algo = \"$3\";"

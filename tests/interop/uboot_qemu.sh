@@ -193,7 +193,7 @@ fit() {
 # payload byte is caught by the image hash (configuration signing) or by the
 # image signature; a changed load address by the configuration signature.
 # (Image signatures cover only the payload, so there is no load-address case
-# for them: U-Boot would rightly accept it, spec section 3.1.)
+# for them: U-Boot would rightly accept it, fit-format.md §3.1.)
 tampered() {
 	cp "$d/$1.fit" "$d/$1-kflip.fit"
 	ok "$id $1: flip a kernel byte" flip "$d/$1-kflip.fit" VFIT-KERNEL-PAYLOAD

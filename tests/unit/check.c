@@ -34,7 +34,7 @@ const char *check_vectors_dir(void)
 {
 	const char *d = getenv("VFIT_VECTORS");
 
-	return d && *d ? d : "../shared/vectors";
+	return d && *d ? d : "tests/vectors";
 }
 
 char *check_read_file(const char *path, size_t *len)

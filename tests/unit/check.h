@@ -16,7 +16,7 @@ int check_(int ok, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int check_done(void);
 
-/* Vector files live in ../shared/vectors unless VFIT_VECTORS says otherwise. */
+/* Vector files live in tests/vectors (run from the repository root) unless VFIT_VECTORS says otherwise. */
 const char *check_vectors_dir(void);
 /* Reads a whole file (NUL-terminated, malloc'd); exits with a failure if missing. */
 char *check_read_file(const char *path, size_t *len);

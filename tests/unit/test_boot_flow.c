@@ -17,9 +17,9 @@
 #include <libfdt.h>
 
 #include "check.h"
-#include "vfit/boot_sim.h"
-#include "vfit/vfit_host.h"
-#include "../../lib/boot_int.h"
+#include "vfit-host/sim.h"
+#include "vfit-host/host.h"
+#include "../../lib/boot/boot_int.h"
 
 #define RAM_BASE 0x80000000u
 #define RAM_SIZE 0x04000000u        /* 64 MiB */

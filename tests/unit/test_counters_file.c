@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "vfit/hash.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/counters.h"
 #include "check.h"
 
 static char dir[128];

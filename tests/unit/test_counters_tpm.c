@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "vfit/hash.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/counters.h"
 #include "check.h"
 
 static char dir[128], state[160], auth_path[160], out_path[160];

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * CRC-32 (zlib's): Go's golden table, the RevEng catalogue check value,
- * the FIT example from the spec, continuation and splitting, zlib on
+ * the FIT example of docs/fit-format.md, continuation and splitting, zlib on
  * random data, and the big-endian output of vfit_hash_final.
  */
 #include <stdio.h>

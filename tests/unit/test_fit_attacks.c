@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Every attack of spec section 8 (and more), built as a concrete tampered
+ * Every attack of fit-format.md §8 (and more), built as a concrete tampered
  * file from a good FIT by byte-level FDT edits (libfdt's read-write calls
  * and raw token insertion; untouched bytes stay as they are), each checked
  * to be rejected for the right reason: result code and, where it matters,
@@ -484,7 +484,7 @@ static void ext_case(const char *prop, uint32_t v, const char *prop2, uint32_t v
 	unload(&f);
 }
 
-/* 8.8: the twelve cases of spec 9.4, plus our own bounds. */
+/* 8.8: the twelve cases of fit-format.md §9.4, plus our own bounds. */
 static void test_external(void)
 {
 	const uint32_t max = VFIT_SIGNATURE_MAX_SIZE;
@@ -611,7 +611,7 @@ static void test_tamper(void)
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_HASH, "/images/kernel/hash-1", "value");
 	unload(&f);
 
-	/* First byte of the signature value incremented (spec 9.2 step 7). */
+	/* First byte of the signature value incremented (fit-format.md §9.2 step 7). */
 	load(&f, "conf-sha256");
 	p = (uint8_t *)(uintptr_t)fdt_getprop(f.b, node(f.b, sig), "value", &len);
 	p[0]++;
@@ -632,7 +632,7 @@ static void test_tamper(void)
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_SIG_LENGTH, sig, "value");
 	unload(&f);
 
-	/* A hash node removed from a signed image (spec 3.3: no hash nodes). */
+	/* A hash node removed from a signed image (fit-format.md §3.3: no hash nodes). */
 	load(&f, "conf-sha256");
 	edit(&f);
 	fdt_del_node(f.b, node(f.b, "/images/ramdisk-1/hash-1"));
@@ -739,7 +739,7 @@ static void test_mix(void)
 	       VFIT_ERR_NO_SIGNATURE, mix, NULL);
 	/*
 	 * With only image keys required this is accepted, as in U-Boot: image
-	 * signatures do not cover configurations (spec 3.1, 8.10).
+	 * signatures do not cover configurations (fit-format.md §3.1, 8.10).
 	 */
 	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_IMAGE].p, fuzz_ctl[CTL_IMAGE].len, "conf-mix",
 			  0), VFIT_OK, NULL, NULL);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The shared signer/verifier core on hand-built trees: the node list of
- * spec 3.3, the region walk of spec 3.4 (the END_NODE quirk, excluded
+ * fit-format.md §3.3, the region walk of fit-format.md §3.4 (the END_NODE quirk, excluded
  * properties, NOPs, the region guard, the strings prefix), the format
  * checks' limits at their exact boundaries, algorithm names and result
  * strings.

@@ -22,7 +22,7 @@
 #include <openssl/pem.h>
 
 #include "check.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 static char dir[64];
 
@@ -228,7 +228,7 @@ static void one_size(unsigned bits)
 	}
 }
 
-/* The node's properties read back as spec 4.2 describes. */
+/* The node's properties read back as fit-format.md §4.2 describes. */
 static void layout(void)
 {
 	static const char *const order[] = { "required", "algo", "rsa,r-squared", "rsa,modulus",

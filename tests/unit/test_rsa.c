@@ -16,7 +16,7 @@
 #include <openssl/rsa.h>
 
 #include "check.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 static int quick;
 

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/rsa.c's mulx/adcx/adox rows (chosen at build time with -madx -mbmi2),
+ * lib/rsa/rsa.c's mulx/adcx/adox rows (chosen at build time with -madx -mbmi2),
  * forced on here and run when this CPU has BMI2 and ADX.
  */
 #if defined(__x86_64__)
 #define VFIT_RSA_ADX 1
 #endif
 #define vfit_rsa_public path_public
-#include "../../lib/rsa.c"
+#include "../../lib/rsa/rsa.c"
 #undef vfit_rsa_public
 
 #include "test_rsa_paths.h"

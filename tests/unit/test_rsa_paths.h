@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Shared body of test_rsa_c64.c, test_rsa_limb32.c and test_rsa_adx.c: each
- * compiles lib/rsa.c once more with one arithmetic path forced, its
+ * compiles lib/rsa/rsa.c once more with one arithmetic path forced, its
  * vfit_rsa_public renamed to path_public, and includes this file.  The
  * path's s^e mod n is compared with OpenSSL's BN_mod_exp for random odd
  * moduli of every accepted size class (Montgomery arithmetic needs an odd
@@ -19,7 +19,7 @@
 #include <openssl/rand.h>
 
 #include "check.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 static EVP_PKEY *path_pkey(const BIGNUM *n, uint64_t e)
 {

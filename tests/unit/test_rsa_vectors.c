@@ -17,7 +17,7 @@
 
 #include "check.h"
 #include "json.h"
-#include "vfit/vfit_host.h"
+#include "vfit-host/host.h"
 
 /* ---- shared helpers ---------------------------------------------------- */
 

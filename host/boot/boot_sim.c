@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The boot flow's platform on a host: storage, state, switch and counters
+ * are files of a device directory (layout in include/vfit/boot_sim.h),
+ * RAM is one anonymous mapping, and FITs are read (copied) into the
+ * staging area.  A copy, not a mapping of the file: the flow verifies the
+ * bytes in RAM and then loads from them, so they must be a snapshot that
+ * storage written later cannot change (a MAP_PRIVATE mapping shows later
+ * writes to the file in every page not yet copied, and faults with SIGBUS
+ * when the file shrinks).  Every write is atomic: temporary file, fsync,
+ * rename, fsync of the directory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lz4frame.h>
+#include <zlib.h>
+
+#include "vfit-host/sim.h"
+#include "../mkimage_int.h"
+
+
+static void step(struct vfit_boot_sim *s)
+{
+	s->steps++;
+	if (s->crash_after && s->steps == s->crash_after) {
+		fflush(stdout);
+		_exit(99);
+	}
+}
+
+void vfit_boot_sim_path(const struct vfit_boot_sim *s, char *out, size_t cap,
+			enum vfit_boot_obj obj, unsigned int slot, unsigned int stage)
+{
+	switch (obj) {
+	case VFIT_BOOT_OBJ_ROM:
+		snprintf(out, cap, "%s/rom.dtb", s->dir);
+		break;
+	case VFIT_BOOT_OBJ_STAGE:
+		snprintf(out, cap, "%s/slot-%c/stage%u.fit", s->dir, slot ? 'b' : 'a', stage);
+		break;
+	case VFIT_BOOT_OBJ_RECOVERY:
+		snprintf(out, cap, "%s/recovery.fit", s->dir);
+		break;
+	case VFIT_BOOT_OBJ_USER_KEYS:
+		snprintf(out, cap, "%s/sdcard/keys.dtb", s->dir);
+		break;
+	}
+}
+
+/* All len bytes through read(), resuming after short reads and EINTR. */
+static int read_all(int fd, uint8_t *p, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = read(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int vfit_boot_sim_write_file(struct vfit_boot_sim *s, const char *path, const void *buf,
+			     size_t len)
+{
+	char tmp[PATH_MAX];
+	int fd;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -1;
+	/* The device directory is attacker-controlled storage: never follow a planted tmp. */
+	fd = vfit_create_tmp(tmp, 0644);
+	if (fd < 0)
+		return -1;
+	if (vfit_write_full(fd, buf, len, 0) || fsync(fd)) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd)) {
+		unlink(tmp);
+		return -1;
+	}
+	step(s);
+	if (rename(tmp, path) || vfit_sync_dir(path))
+		return -1;
+	step(s);
+	return 0;
+}
+
+static int remove_file(struct vfit_boot_sim *s, const char *path)
+{
+	if (unlink(path)) {
+		return errno == ENOENT ? 0 : -1;
+	}
+	if (vfit_sync_dir(path))
+		return -1;
+	step(s);
+	return 0;
+}
+
+/* ---- ops --------------------------------------------------------------- */
+
+/*
+ * Opens a regular file of the device for reading.  O_NONBLOCK because the
+ * directory is storage the attacker controls: a FIFO put there would
+ * otherwise block open() until a writer appears, hanging the boot.
+ * Returns the fd (and its status in *st), or -1 with errno (ENOENT:
+ * absent; EINVAL: not a regular file).
+ */
+static int open_regular(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+static int sim_read(void *plat, enum vfit_boot_obj obj, unsigned int slot, unsigned int stage,
+		    void *dst, size_t cap, size_t *len)
+{
+	struct vfit_boot_sim *s = plat;
+	char path[PATH_MAX];
+	struct stat st;
+	int fd, rc = VFIT_BOOT_IO_OK;
+
+	vfit_boot_sim_path(s, path, sizeof(path), obj, slot, stage);
+	fd = open_regular(path, &st);
+	if (fd < 0)
+		return errno == ENOENT ? VFIT_BOOT_IO_ABSENT : VFIT_BOOT_IO_ERROR;
+	if ((uint64_t)st.st_size > cap) {
+		rc = VFIT_BOOT_IO_BIG;
+	} else {
+		*len = (size_t)st.st_size;
+		if (read_all(fd, dst, *len))
+			rc = VFIT_BOOT_IO_ERROR;
+	}
+	close(fd);
+	return rc;
+}
+
+static int sim_write(void *plat, unsigned int slot, unsigned int stage, const void *src,
+		     size_t len)
+{
+	struct vfit_boot_sim *s = plat;
+	char path[PATH_MAX], dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/slot-%c", s->dir, slot ? 'b' : 'a');
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return VFIT_BOOT_IO_ERROR;
+	vfit_boot_sim_path(s, path, sizeof(path), VFIT_BOOT_OBJ_STAGE, slot, stage);
+	if (!len)
+		return remove_file(s, path) ? VFIT_BOOT_IO_ERROR : 0;
+	return vfit_boot_sim_write_file(s, path, src, len) ? VFIT_BOOT_IO_ERROR : 0;
+}
+
+static int sim_state_read(void *plat, void *buf, size_t cap, size_t *len)
+{
+	struct vfit_boot_sim *s = plat;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/state", s->dir);
+	if (vfit_read_small(path, buf, cap, len))
+		return errno == ENOENT ? VFIT_BOOT_IO_ABSENT : VFIT_BOOT_IO_ERROR;
+	return 0;
+}
+
+static int sim_state_write(void *plat, const void *buf, size_t len)
+{
+	struct vfit_boot_sim *s = plat;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/state", s->dir);
+	return vfit_boot_sim_write_file(s, path, buf, len) ? VFIT_BOOT_IO_ERROR : 0;
+}
+
+/* A counter store failure: reported now, and kept as the command's exit status. */
+static int ctr_fail(struct vfit_boot_sim *s, const struct vfit_err *e)
+{
+	s->ctr_error = vfit_err_print(e, "boot");
+	return -1;
+}
+
+static int sim_counter_read(void *plat, const char *name, uint64_t *value)
+{
+	struct vfit_boot_sim *s = plat;
+	struct vfit_err e = { 0 };
+
+	return vfit_ctr_read(s->ctr, name, value, &e) ? ctr_fail(s, &e) : 0;
+}
+
+static int sim_counter_advance(void *plat, const char *name, uint64_t value)
+{
+	struct vfit_boot_sim *s = plat;
+	struct vfit_err e = { 0 };
+
+	if (vfit_ctr_advance(s->ctr, name, value, NULL, NULL, &e))
+		return ctr_fail(s, &e);
+	step(s);
+	return 0;
+}
+
+static bool sim_dev_mode(void *plat)
+{
+	struct vfit_boot_sim *s = plat;
+	char path[PATH_MAX], buf[4];
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/dev-mode", s->dir);
+	return !vfit_read_small(path, buf, sizeof(buf), &n) && n == sizeof(buf) &&
+	       !memcmp(buf, "open", 4);
+}
+
+static void sim_print(void *plat, const char *line)
+{
+	(void)plat;
+	puts(line);
+}
+
+static int gunzip(const void *src, size_t len, void *dst, size_t cap, size_t *out)
+{
+	z_stream z;
+	int rc;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return -1;
+	z.next_in = (Bytef *)(uintptr_t)src;
+	z.next_out = dst;
+	rc = Z_OK;
+	/* zlib counts in uInt: feed and drain in chunks below 4 GiB. */
+	while (rc == Z_OK) {
+		size_t in_left = len - (size_t)((const uint8_t *)z.next_in - (const uint8_t *)src);
+		size_t out_left = cap - (size_t)((uint8_t *)z.next_out - (uint8_t *)dst);
+
+		z.avail_in = in_left > 0x40000000u ? 0x40000000u : (uInt)in_left;
+		z.avail_out = out_left > 0x40000000u ? 0x40000000u : (uInt)out_left;
+		if (!z.avail_out)
+			break;
+		rc = inflate(&z, Z_NO_FLUSH);
+	}
+	*out = (size_t)((uint8_t *)z.next_out - (uint8_t *)dst);
+	/* The whole input is exactly one gzip member. */
+	rc = rc == Z_STREAM_END &&
+	     (const uint8_t *)z.next_in == (const uint8_t *)src + len ? 0 : -1;
+	inflateEnd(&z);
+	return rc;
+}
+
+static int unlz4(const void *src, size_t len, void *dst, size_t cap, size_t *out)
+{
+	LZ4F_dctx *ctx;
+	size_t in_done = 0, out_done = 0, ret = 1;
+
+	if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION)))
+		return -1;
+	while (ret && in_done < len) {
+		size_t in = len - in_done, o = cap - out_done;
+
+		ret = LZ4F_decompress(ctx, (uint8_t *)dst + out_done, &o,
+				      (const uint8_t *)src + in_done, &in, NULL);
+		if (LZ4F_isError(ret))
+			break;
+		in_done += in;
+		out_done += o;
+		/* Output full with the frame unfinished: it does not fit. */
+		if (ret && out_done == cap && !in)
+			break;
+	}
+	LZ4F_freeDecompressionContext(ctx);
+	*out = out_done;
+	return !LZ4F_isError(ret) && !ret && in_done == len ? 0 : -1;
+}
+
+static int sim_decompress(void *plat, enum vfit_boot_comp comp, const void *src, size_t len,
+			  void *dst, size_t cap, size_t *out)
+{
+	(void)plat;
+	return comp == VFIT_BOOT_COMP_GZIP ? gunzip(src, len, dst, cap, out) :
+					     unlz4(src, len, dst, cap, out);
+}
+
+static uint64_t sim_now(void *plat)
+{
+	struct timespec ts;
+
+	(void)plat;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
+		       bool prefault, struct vfit_err *e)
+{
+	struct vfit_boot_ops *o = &s->ops;
+	char path[PATH_MAX];
+	const char *crash = getenv("VFIT_BOOT_CRASH_AFTER");
+	struct stat st;
+	void *ram;
+
+	memset(s, 0, sizeof(*s));
+	if (snprintf(s->dir, sizeof(s->dir), "%s", dir) >= (int)sizeof(s->dir))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: path too long", dir);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a device directory", dir);
+	s->crash_after = crash ? atoi(crash) : 0;
+	ram = mmap(NULL, VFIT_SIM_RAM_SIZE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (prefault ? MAP_POPULATE : 0), -1, 0);
+	if (ram == MAP_FAILED)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "cannot map %u MiB of simulated RAM",
+				    VFIT_SIM_RAM_SIZE >> 20);
+	if (tcti) {
+		snprintf(path, sizeof(path), "%s/tpm-auth", dir);
+		s->ctr = vfit_ctr_tpm_open(tcti, path, e);
+	} else {
+		snprintf(path, sizeof(path), "%s/counters", dir);
+		s->ctr = vfit_ctr_file_open(path, e);
+	}
+	if (!s->ctr) {
+		munmap(ram, VFIT_SIM_RAM_SIZE);
+		return -1;
+	}
+	o->plat = s;
+	o->read = sim_read;
+	o->write = sim_write;
+	o->state_read = sim_state_read;
+	o->state_write = sim_state_write;
+	o->counter_read = sim_counter_read;
+	o->counter_advance = sim_counter_advance;
+	o->dev_mode = sim_dev_mode;
+	o->print = sim_print;
+	o->decompress = sim_decompress;
+	o->now_ns = sim_now;
+	o->ram = ram;
+	o->ram_base = VFIT_SIM_RAM_BASE;
+	o->ram_size = VFIT_SIM_RAM_SIZE;
+	o->loader_addr = VFIT_SIM_LOADER_ADDR;
+	o->loader_size = VFIT_SIM_LOADER_SIZE;
+	o->fit_addr = VFIT_SIM_FIT_ADDR;
+	o->fit_size = VFIT_SIM_FIT_SIZE;
+	return 0;
+}
+
+void vfit_boot_sim_close(struct vfit_boot_sim *s)
+{
+	if (s->ops.ram)
+		munmap(s->ops.ram, VFIT_SIM_RAM_SIZE);
+	if (s->ctr)
+		vfit_ctr_close(s->ctr);
+	memset(&s->ops, 0, sizeof(s->ops));
+	s->ctr = NULL;
+}

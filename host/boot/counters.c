@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Rollback counters: what both backends share (name rules, dispatch, the
+ * atomic file write).  The backends are host/counters_file.c and
+ * host/counters_tpm.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "counters_int.h"
+
+int vfit_ctr_name_valid(const char *name)
+{
+	return name && vfit_counter_name_valid(name, strlen(name));
+}
+
+static int check_name(const struct vfit_ctr_store *s, const char *name, struct vfit_err *e)
+{
+	if (vfit_ctr_name_valid(name))
+		return 0;
+	return vfit_err_set(e, VFIT_EXIT_USAGE,
+			    "%s: invalid counter name '%s' (1..%d of A-Z a-z 0-9 . _ -)",
+			    s->desc, name ? name : "(null)", VFIT_CTR_NAME_MAX);
+}
+
+int vfit_ctr_read(struct vfit_ctr_store *s, const char *name, uint64_t *value, struct vfit_err *e)
+{
+	if (check_name(s, name, e))
+		return -1;
+	return s->ops->read(s, name, value, e);
+}
+
+int vfit_ctr_advance(struct vfit_ctr_store *s, const char *name, uint64_t value,
+		     uint64_t *old_value, uint64_t *new_value, struct vfit_err *e)
+{
+	uint64_t o, n;
+
+	if (check_name(s, name, e))
+		return -1;
+	if (s->ops->advance(s, name, value, &o, &n, e))
+		return -1;
+	if (old_value)
+		*old_value = o;
+	if (new_value)
+		*new_value = n;
+	return 0;
+}
+
+const char *vfit_ctr_describe(const struct vfit_ctr_store *s)
+{
+	return s->desc;
+}
+
+void vfit_ctr_close(struct vfit_ctr_store *s)
+{
+	if (s)
+		s->ops->close(s);
+}
+
+int vfit_ctr_write_atomic(const char *path, const void *data, size_t len, int replace,
+			  struct vfit_err *e)
+{
+	char tmp[PATH_MAX];
+	int fd, r;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: path too long", path);
+	fd = vfit_create_tmp(tmp, 0600);
+	if (fd < 0)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot create: %s", tmp, strerror(errno));
+	if (vfit_write_full(fd, data, len, 0) || fsync(fd)) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot write: %s", tmp, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd)) {
+		unlink(tmp);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot write: %s", tmp, strerror(errno));
+	}
+	if (replace) {
+		r = rename(tmp, path);
+	} else {
+		/* link() never replaces: it fails with EEXIST, atomically. */
+		r = link(tmp, path);
+		if (r && errno == EEXIST) {
+			unlink(tmp);
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: already exists, not overwritten",
+					    path);
+		}
+		if (!r)
+			unlink(tmp);
+	}
+	if (r) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot install %s: %s", path, tmp,
+			     strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	if (vfit_sync_dir(path))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot sync its directory: %s", path,
+				    strerror(errno));
+	return 0;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Private to host/counters*.c: the backend interface behind struct vfit_ctr_store. */
+#ifndef VFIT_COUNTERS_INT_H
+#define VFIT_COUNTERS_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vfit-host/counters.h"
+#include "../mkimage_int.h"
+
+struct vfit_ctr_ops {
+	int (*read)(struct vfit_ctr_store *s, const char *name, uint64_t *value,
+		    struct vfit_err *e);
+	/* name is valid; the backend compares value with the stored one. */
+	int (*advance)(struct vfit_ctr_store *s, const char *name, uint64_t value,
+		       uint64_t *old_value, uint64_t *new_value, struct vfit_err *e);
+	void (*close)(struct vfit_ctr_store *s);
+};
+
+/* Every backend's state starts with this. */
+struct vfit_ctr_store {
+	const struct vfit_ctr_ops *ops;
+	char desc[320];
+};
+
+/*
+ * Writes len bytes as path, atomically: a temporary file in the same
+ * directory is written and fsync'd, then renamed over path (replace) or
+ * linked to it (!replace: fails with status 1 if path exists), and the
+ * directory is fsync'd so the new name survives a power cut.  Unlike
+ * vfit_out_write() (unique temporary names), the temporary file is always
+ * PATH.tmp: callers hold the store's lock, and a device that loses power
+ * mid-write reuses that one file instead of collecting a new one each time.
+ */
+int vfit_ctr_write_atomic(const char *path, const void *data, size_t len, int replace,
+			  struct vfit_err *e);
+
+/* Big-endian fields of the stores' on-disk and NV formats. */
+static inline void ctr_put_be(uint8_t *p, uint64_t v, int n)
+{
+	while (n--) {
+		p[n] = (uint8_t)v;
+		v >>= 8;
+	}
+}
+
+static inline uint64_t ctr_get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | *p++;
+	return v;
+}
+
+#endif

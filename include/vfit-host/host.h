@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libvfit-host: the build-machine side (OpenSSL 3, libfdt, dtc). */
+#ifndef VFIT_HOST_H
+#define VFIT_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <openssl/evp.h>
+
+#include "vfit/vfit.h"
+
+/*
+ * Host errors carry the exit status the CLI contract asks for
+ * (1: bad input / verification failure, 2: usage or I/O) and one line of
+ * text that names the file, node and property.
+ */
+struct vfit_err {
+	int status;
+	char msg[512];
+};
+
+/* Sets e (first error wins) and returns -1, so callers can `return vfit_err_set(...)`. */
+int vfit_err_set(struct vfit_err *e, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#define VFIT_EXIT_REJECT 1
+#define VFIT_EXIT_USAGE 2
+
+/*
+ * Prints e as the one error line "vfit: [CMD: ]MESSAGE" on stderr and
+ * returns its exit status: VFIT_EXIT_USAGE if nothing set one, so a
+ * failure can never exit 0.
+ */
+int vfit_err_print(const struct vfit_err *e, const char *cmd);
+
+/*
+ * Maps the regular file path read-only into *p (an empty file gives NULL
+ * and 0): the bytes a verifier checks are the file's, with no copy.  The
+ * open cannot hang on a FIFO put in its place.  0, or -1 with e set
+ * (VFIT_EXIT_USAGE).  vfit_file_unmap() releases it.
+ */
+int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err *e);
+void vfit_file_unmap(const void *p, size_t len);
+
+/* ---- keys (host/keys.c) ---------------------------------------------- */
+
+/* An RSA public key in U-Boot's pre-processed form (fit-format.md §4.2). */
+struct vfit_rsa_pub {
+	uint32_t num_bits;
+	uint32_t n0inv;                          /* -n^-1 mod 2^32 */
+	uint64_t exponent;
+	uint8_t modulus[VFIT_RSA_MAX_BITS / 8];  /* num_bits/8 bytes, big-endian */
+	uint8_t rr[VFIT_RSA_MAX_BITS / 8];       /* 2^(2*num_bits) mod n, same form */
+};
+
+/* Pre-processes an OpenSSL RSA public (or private) key. */
+int vfit_rsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_rsa_pub *pub, struct vfit_err *e);
+/* The device library's view of pub (pointers into pub). */
+void vfit_rsa_pub_key(const struct vfit_rsa_pub *pub, struct vfit_rsa_key *key);
+/*
+ * Writes /signature/key-<name> into an FDT opened for writing, exactly as
+ * mkimage -K does (property order, cells, algo, optional required), replacing
+ * an existing node's properties in place.  Returns 0 or a negative libfdt
+ * error (-FDT_ERR_NOSPACE: grow the blob and retry).  To match mkimage's
+ * file byte for byte, grow as it does: totalsize (and the file) += 1024,
+ * then 2048, 3072, ... cumulatively, keeping what the failed attempt wrote,
+ * and count an attempt on which the FIT ran out of space as a retry too
+ * (mkimage grows the -K DTB on every retry of its FIT pass).
+ */
+int vfit_rsa_keynode_write(void *fdt, const char *name, const struct vfit_rsa_pub *pub,
+			   const char *algo, const char *required);
+
+/* ---- mkimage, keygen, info (host/mkimage.c, keygen.c, list.c, ...) ---- */
+
+#include <stdio.h>
+
+/* One `mkimage` run; the fields mirror its options (fit-format.md §10). */
+struct vfit_mkimage {
+	const char *its;          /* -f FILE (NULL with -F or -f auto) */
+	int auto_fit;             /* -f auto */
+	int update;               /* -F: out is an existing FIT, updated in place */
+	const char *out;          /* the FIT written */
+	const char *dtc_opts;     /* -D (default "-I dts -O dtb -p 500") */
+	const char *keydir;       /* -k */
+	const char *keyfile;      /* -G */
+	const char *keyname;      /* -g (auto FITs) */
+	const char *algo;         /* -o */
+	const char *keydest;      /* -K */
+	const char *comment;      /* -c */
+	const char *engine;       /* -N: OpenSSL engine holding the keys */
+	int required;             /* -r */
+	int allow_missing_keys;   /* --allow-missing-keys: skip unsigned nodes like mkimage */
+	int touch;                /* -t */
+	int external;             /* -E */
+	uint32_t align;           /* -B (0: mkimage 2023.01's 4) */
+	int64_t position;         /* -p (-1: none) */
+	/* -f auto */
+	const char *arch, *os, *type, *comp, *name;
+	uint32_t load, entry;
+	const char *datafile;     /* -d */
+	const char **dtbs;        /* -b, repeatable */
+	int ndtbs;
+	const char *initrd;       /* -i */
+	/* filled in by the run, for mkimage's closing lines */
+	char signed_conf[256];
+	char key_node[256];
+};
+
+/* Builds/updates, hashes, signs, extracts and writes atomically. */
+int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e);
+
+/* Listing of a FIT file in `mkimage -l` style, with signature status and external data. */
+int vfit_fit_list_file(FILE *f, const char *path, struct vfit_err *e);
+
+/* New RSA key pair DIR/NAME.key (0600) + DIR/NAME.crt (self-signed, CN=NAME). */
+int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
+		struct vfit_err *e);
+
+#endif

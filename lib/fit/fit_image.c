@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Image payloads: where the bytes are (embedded or external, fit-format.md §2.6 with
+ * bounds beyond U-Boot's, 6.5), their hash nodes and signatures (fit-format.md §6.4).
+ */
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "fit_int.h"
+
+/* The image node's properties this file reads, in the order of enum iprop. */
+static const char iprops[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
+			     "type\0os\0arch\0compression\0";
+enum iprop { P_DATA, P_POS, P_OFF, P_SIZE, P_LOAD, P_ENTRY, P_TYPE, P_OS, P_ARCH, P_COMP, NP };
+
+/* A 4-byte cell read as U-Boot does: signed; negative values are refused. */
+static enum vfit_result cell(const struct vfit_prop *v, uint32_t *out)
+{
+	if (!v->p)
+		return VFIT_ERR_MISSING;
+	if (v->len != 4)
+		return VFIT_ERR_FORMAT;
+	*out = fdt32_ld((const fdt32_t *)v->p);
+	return *out >> 31 ? VFIT_ERR_DATA : VFIT_OK;
+}
+
+/* load/entry: one or two cells, most significant first. */
+static enum vfit_result addr(const struct vfit_prop *v, uint64_t *out, bool *present)
+{
+	*present = v->p != NULL;
+	if (v->len == 4)
+		*out = fdt32_ld((const fdt32_t *)v->p);
+	else if (v->len == 8)
+		*out = fdt64_ld((const fdt64_t *)v->p);
+	else if (v->p)
+		return VFIT_ERR_FORMAT;
+	return VFIT_OK;
+}
+
+/*
+ * data-position is an offset from the FIT start, data-offset one from the
+ * first 4-byte boundary after the FDT.  On top of U-Boot's checks (no
+ * negative values, within VFIT_SIGNATURE_MAX_SIZE) the payload must lie
+ * wholly inside the loaded bytes and after the FDT: the FDT's own bytes
+ * are not payload.  32-bit sums cannot wrap: totalsize, the offset and the
+ * size are each checked against the limit (at most 2^30) first.
+ */
+_Static_assert(VFIT_SIGNATURE_MAX_SIZE <= 0x40000000u, "VFIT_SIGNATURE_MAX_SIZE above 1 GiB");
+
+static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img,
+			       const struct vfit_prop *v)
+{
+	uint32_t fdt_end = (fdt_totalsize(c->fit) + 3) & ~3u, start, size;
+	bool has_pos = v[P_POS].p != NULL;
+	const char *where = has_pos ? "data-position" : "data-offset";
+	enum vfit_result r;
+
+	/* data-position wins over data-offset, which wins over data. */
+	if (!has_pos && !v[P_OFF].p) {
+		vfit_at(c, img->node, "data", false);
+		if (!v[P_DATA].p)
+			return VFIT_ERR_MISSING;
+		img->data = v[P_DATA].p;
+		img->size = (size_t)v[P_DATA].len;
+		img->offset = (size_t)(img->data - c->fit);
+		return VFIT_OK;
+	}
+	vfit_at(c, img->node, where, false);
+	r = cell(&v[has_pos ? P_POS : P_OFF], &start);
+	if (r)
+		return r;
+	c->at.prop = "data-size";
+	r = cell(&v[P_SIZE], &size);
+	if (r)
+		return r;
+	c->at.prop = where;
+	if (start > VFIT_SIGNATURE_MAX_SIZE || size > VFIT_SIGNATURE_MAX_SIZE)
+		return VFIT_ERR_DATA_BOUNDS;
+	if (!has_pos)
+		start += fdt_end;
+	if (start < fdt_end || start + size > c->len || start + size > VFIT_SIGNATURE_MAX_SIZE)
+		return VFIT_ERR_DATA_BOUNDS;
+	img->data = c->fit + start;
+	img->size = (size_t)size;
+	img->offset = (size_t)start;
+	img->external = true;
+	return VFIT_OK;
+}
+
+enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img)
+{
+	struct vfit_prop v[NP];
+	enum vfit_result r;
+
+	vfit_props(c->fit, img->node, iprops, v, NP);
+	r = locate(c, img, v);
+	if (r)
+		return r;
+	c->at.prop = "load";
+	if (addr(&v[P_LOAD], &img->load, &img->has_load))
+		return VFIT_ERR_FORMAT;
+	c->at.prop = "entry";
+	if (addr(&v[P_ENTRY], &img->entry, &img->has_entry))
+		return VFIT_ERR_FORMAT;
+	img->type = vfit_str(&v[P_TYPE]);
+	img->os = vfit_str(&v[P_OS]);
+	img->arch = vfit_str(&v[P_ARCH]);
+	img->compression = vfit_str(&v[P_COMP]);
+	return VFIT_OK;
+}
+
+/* One hash node: algorithm known and built in, value of the digest's length, match. */
+static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *img, int node)
+{
+	const uint8_t *digest;
+	struct vfit_prop v[2];
+	const char *algo;
+	enum vfit_hash h;
+
+	vfit_props(c->fit, node, "algo\0value\0", v, 2);
+	vfit_at(c, node, "algo", false);
+	if (!v[0].p)
+		return VFIT_ERR_MISSING;
+	algo = vfit_str(&v[0]);
+	h = algo ? vfit_hash_lookup(algo, (size_t)v[0].len - 1) : VFIT_HASH_INVALID;
+	if (h == VFIT_HASH_INVALID || vfit_digest(c, img->node, h, NULL, &digest))
+		return VFIT_ERR_UNSUPPORTED;
+	c->at.prop = "value";
+	if (!v[1].p)
+		return VFIT_ERR_MISSING;
+	if ((size_t)v[1].len != vfit_hash_size(h))
+		return VFIT_ERR_HASH_LENGTH;
+	return memcmp(v[1].p, digest, (size_t)v[1].len) ? VFIT_ERR_HASH : VFIT_OK;
+}
+
+/*
+ * Signatures first (a required key that did not sign the image is the
+ * clearer report), then every hash* node.  A configuration signature
+ * protects payloads only through their hashes; vfit_conf_nodes() already
+ * refused images without hash nodes when one was checked.
+ */
+enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img)
+{
+	enum vfit_result r;
+	int node;
+
+	c->img = img;
+	r = vfit_sigs(c, img->node, VFIT_REQ_IMAGE, false);
+	if (r)
+		return r;
+	fdt_for_each_subnode(node, c->fit, img->node) {
+		if (!vfit_name_prefix(c->fit, node, "hash"))
+			continue;
+		r = hash_node(c, img, node);
+		vfit_record(c, VFIT_CHECK_HASH, r, node, -1);
+		if (r)
+			return r;
+	}
+	return VFIT_OK;
+}

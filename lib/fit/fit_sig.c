@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Signature nodes and the required-key policy, one code path for
+ * configurations (fit-format.md §6.3) and images (fit-format.md §6.4).
+ *
+ * A key node with required = "conf" must verify a signature* subnode of
+ * the selected configuration; required-mode "any" needs one such key,
+ * anything else all of them.  Keys that are not required are never
+ * consulted for configurations, as in U-Boot.
+ *
+ * Required image keys are enforced more strictly than in U-Boot: there, a
+ * key marked required = "image" is satisfied by a signature that verifies
+ * with *any* key of the control FDT.  Here every required image key must
+ * itself verify a signature of the image, so a product that requires its
+ * production key cannot be satisfied by a development key it also carries.
+ * Without required image keys, image signatures are checked with every key
+ * for the record only, as U-Boot shows them.
+ */
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "fit_int.h"
+
+static const char sig_props[] = "algo\0value\0padding\0hashed-strings\0";
+enum { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
+
+enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
+			     const struct vfit_prop *hs, const uint8_t **digest)
+{
+	struct vfit_hash_ctx ctx;
+	enum vfit_result r = VFIT_OK;
+
+	*digest = c->digest;
+	if (c->dnode == node && c->dhash == h)
+		return VFIT_OK;
+	c->dnode = -1;
+	if (vfit_hash_init(&ctx, h))
+		return VFIT_ERR_UNSUPPORTED;
+	if (c->img) {
+		vfit_hash_update(&ctx, c->img->data, c->img->size);
+	} else {
+		/* Absent: no strings are hashed (and a mkimage signature will not match). */
+		if (hs->p && hs->len < 8)
+			return VFIT_ERR_HASHED_STRINGS;
+		r = vfit_conf_digest(c->fit, &c->list,
+				     hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0, &ctx);
+	}
+	vfit_hash_final(&ctx, c->digest);
+	if (!r) {
+		c->dnode = node;
+		c->dhash = h;
+	}
+	return r;
+}
+
+/* One signature node with one key: algo, key, digest, padding, RSA. */
+static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
+{
+	struct vfit_prop sp[NS];
+	const struct vfit_prop *v = &sp[S_VALUE], *pad = &sp[S_PADDING];
+	const char *algo;
+	const uint8_t *digest;
+	struct vfit_rsa_key k;
+	struct vfit_algo a;
+	enum vfit_result r;
+
+	vfit_props(c->fit, sig, sig_props, sp, NS);
+	algo = (const char *)sp[S_ALGO].p;
+	vfit_at(c, sig, "algo", false);
+	if (!algo)
+		return VFIT_ERR_MISSING;
+	r = vfit_algo_parse(algo, sp[S_ALGO].len, &a);
+	if (r)
+		return r;
+	c->at.prop = "value";
+	r = vfit_key_load(c->ctl, key, algo, sp[S_ALGO].len, &k);
+	if (r)
+		return r;
+	vfit_at(c, sig, c->img ? NULL : "hashed-strings", false);
+	r = vfit_digest(c, c->img ? c->img->node : sig, a.hash, &sp[S_STRINGS], &digest);
+	if (r)
+		return r;
+	vfit_at(c, sig, "value", false);
+	if (!v->p || v->len < 1)
+		return VFIT_ERR_NO_SIGNATURE;
+	if (!pad->p || (pad->len == 9 && !memcmp(pad->p, "pkcs-1.5", 9)))
+		return vfit_rsa_verify_pkcs1(&k, a.hash, digest, v->p, (size_t)v->len);
+#if VFIT_HAVE_RSA_PSS
+	if (pad->len == 4 && !memcmp(pad->p, "pss", 4))
+		return vfit_rsa_verify_pss(&k, a.hash, a.hash, VFIT_PSS_SALT_ANY, digest, v->p,
+					   (size_t)v->len);
+#endif
+	return VFIT_ERR_UNSUPPORTED;
+}
+
+/*
+ * Every signature* subnode of node against the keys of the given role,
+ * each attempt recorded; bit i of the result is set when the i-th such key
+ * verified one.  *last is the last failure and *where its location (the
+ * last failure always belongs to a key still unsatisfied: a key is not
+ * tried again once it verified).  With role VFIT_REQ_NONE each signature
+ * is tried with every key of its algorithm until one verifies, and
+ * recorded once.
+ */
+static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, bool any,
+			enum vfit_result *last, struct vfit_where *where)
+{
+	uint32_t sat = 0, bit;
+	enum vfit_result r, seen;
+	int sig, key, ok;
+
+	fdt_for_each_subnode(sig, c->fit, node) {
+		if (!vfit_name_prefix(c->fit, sig, "signature"))
+			continue;
+		seen = VFIT_ERR_MISSING; /* no key of its algorithm, as U-Boot shows it */
+		ok = -1;
+		bit = 1;
+		/* On a negative parent, fdt_first_subnode() would yield the root. */
+		for (key = c->keys < 0 ? -1 : fdt_first_subnode(c->ctl, c->keys); key >= 0;
+		     key = fdt_next_subnode(c->ctl, key)) {
+			if (role && vfit_key_required(c->ctl, key) != role)
+				continue;
+			if (role && (sat & bit)) {
+				bit <<= 1;
+				continue;
+			}
+			r = sig_try(c, sig, key);
+			if (role) {
+				vfit_record(c, c->img ? VFIT_CHECK_IMAGE_SIG : VFIT_CHECK_CONF_SIG, r,
+					    sig, key);
+				if (r) {
+					*last = r;
+					*where = c->at;
+					c->fail_key = key;
+				} else if (any) {
+					return bit;
+				} else {
+					sat |= bit;
+				}
+				bit <<= 1;
+			} else if (r != VFIT_ERR_KEY_ALGO) {
+				seen = r;
+				if (!r) {
+					ok = key;
+					break;
+				}
+			}
+		}
+		if (!role)
+			vfit_record(c, VFIT_CHECK_IMAGE_SIG, seen, sig, ok);
+	}
+	return sat;
+}
+
+enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any)
+{
+	enum vfit_result last = VFIT_ERR_NO_SIGNATURE;
+	struct vfit_where where;
+	uint32_t want = 0, sat;
+	enum vfit_result r;
+	int key;
+
+	/* vfit_control_check() allows at most 32 required keys: one bit each. */
+	if (c->keys >= 0)
+		fdt_for_each_subnode(key, c->ctl, c->keys)
+			if (vfit_key_required(c->ctl, key) == role)
+				want = want << 1 | 1;
+	c->required = want != 0;
+	vfit_at(c, node, NULL, false);
+	where = c->at;
+	if (!want) {
+		if (c->img)
+			try_all(c, node, VFIT_REQ_NONE, false, &last, &where);
+		return VFIT_OK;
+	}
+	if (!c->img) {
+		/* Built once: the message is the same for every signature. */
+		r = vfit_conf_nodes(c->fit, node, &c->list);
+		if (r)
+			return r;
+	}
+	sat = try_all(c, node, role, any, &last, &where);
+	if (any ? !sat : sat != want) {
+		c->at = where;
+		c->res->err_key = c->fail_key;
+		/*
+		 * A mismatch means "this required key did not sign what is
+		 * here" (tampered content, a substituted configuration, another
+		 * key's signature, which may even exceed this key's modulus):
+		 * VFIT_ERR_REQUIRED, like U-Boot's "Failed to verify required
+		 * signature".  Structural reasons (hashed-strings, algo, key,
+		 * length, no signature) are kept; the check list keeps the
+		 * outcome of every attempt.
+		 */
+		return last == VFIT_ERR_SIGNATURE || last == VFIT_ERR_SIG_RANGE ?
+		       VFIT_ERR_REQUIRED : last;
+	}
+	return VFIT_OK;
+}

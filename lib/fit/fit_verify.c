@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The verifier's entry point: format checks, configuration selection,
+ * configuration signatures, image location and image checks, in that
+ * order, and the fail-closed policy on top (fit-format.md §6).
+ */
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "fit_int.h"
+
+/* A key's name for reports: its key-name-hint, else the node name. */
+static const char *key_name(const void *ctl, int key)
+{
+	const char *hint = vfit_prop_str(ctl, key, "key-name-hint");
+
+	return hint ? hint : fdt_get_name(ctl, key, NULL);
+}
+
+void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
+		 int key_node)
+{
+	struct vfit_verify_result *res = c->res;
+	struct vfit_check *k;
+
+	if (res->nchecks >= VFIT_MAX_CHECKS) {
+		res->checks_dropped++;
+		return;
+	}
+	k = &res->check[res->nchecks++];
+	k->kind = (uint8_t)kind;
+	k->required = kind == VFIT_CHECK_HASH || c->required;
+	k->image = c->img ? c->img->name : NULL;
+	k->result = r;
+	k->node = node;
+	k->key_node = key_node;
+	k->algo = vfit_prop_str(c->fit, node, "algo");
+	k->key_name = key_node >= 0 ? key_name(c->ctl, key_node) :
+		      kind == VFIT_CHECK_HASH ? NULL : vfit_prop_str(c->fit, node, "key-name-hint");
+}
+
+/* The named configuration, else /configurations/default (fit-format.md §6.1). */
+static enum vfit_result select_conf(struct vfit_ctx *c, const char *name)
+{
+	int confs = fdt_subnode_offset(c->fit, 0, "configurations"), conf;
+
+	vfit_at(c, 0, NULL, false);
+	if (confs < 0)
+		return VFIT_ERR_NO_CONFIG;
+	vfit_at(c, confs, "default", false);
+	if (!name)
+		name = vfit_prop_str(c->fit, confs, "default");
+	if (!name)
+		return VFIT_ERR_NO_CONFIG;
+	c->res->conf = name;
+	c->at.prop = NULL;
+	if (strchr(name, '@') || strchr(name, '/'))
+		return VFIT_ERR_UNIT_ADDRESS;
+	conf = fdt_subnode_offset(c->fit, confs, name);
+	if (conf < 0 || !*name)
+		return VFIT_ERR_NO_CONFIG;
+	c->res->conf_node = conf;
+	return VFIT_OK;
+}
+
+/* Configuration properties that name images to be loaded. */
+static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmware\0script\0"
+				  "setup\0standalone\0";
+
+/*
+ * The image table: one entry per reference, in property order.  A name
+ * that is not under /images is an error here (U-Boot's bootm fails to load
+ * it), although the node list of fit-format.md §3.3 merely skips it.
+ */
+static enum vfit_result collect(struct vfit_ctx *c)
+{
+	struct vfit_verify_result *res = c->res;
+	int images = fdt_subnode_offset(c->fit, 0, "images");
+	const char *val, *name, *s;
+	struct vfit_image *img;
+	int prop, len;
+	unsigned int idx;
+
+	c->at.node = res->conf_node;
+	fdt_for_each_property_offset(prop, c->fit, res->conf_node) {
+		val = fdt_getprop_by_offset(c->fit, prop, &name, &len);
+		if (!val || !vfit_in(name, image_kinds))
+			continue;
+		c->at.prop = name;
+		if (len < 1 || val[len - 1])
+			return VFIT_ERR_FORMAT;
+		for (s = val, idx = 0; s < val + len; s += strlen(s) + 1, idx++) {
+			if (res->nimages >= VFIT_MAX_IMAGES)
+				return VFIT_ERR_LIMIT;
+			img = &res->image[res->nimages++];
+			img->node = fdt_subnode_offset(c->fit, images, s);
+			if (!*s || img->node < 0)
+				return VFIT_ERR_MISSING;
+			img->name = s;
+			img->prop = name;
+			img->index = idx;
+		}
+	}
+	c->at.prop = NULL;
+	return res->nimages ? VFIT_OK : VFIT_ERR_NO_IMAGES;
+}
+
+/*
+ * Index of the first entry for the same image node.  An image named twice
+ * is located and verified once; the repeats share the result at the end,
+ * so piling up references costs nothing.
+ */
+static unsigned int first_ref(const struct vfit_verify_result *res, unsigned int i)
+{
+	unsigned int j = 0;
+
+	while (res->image[j].node != res->image[i].node)
+		j++;
+	return j;
+}
+
+/* Payloads of different images must not share a byte (empty ones never do). */
+static enum vfit_result no_overlap(struct vfit_ctx *c)
+{
+	const struct vfit_verify_result *res = c->res;
+	const struct vfit_image *a, *b;
+
+	for (a = res->image; a < res->image + res->nimages; a++) {
+		for (b = res->image; b < a; b++) {
+			vfit_at(c, a->node, NULL, false);
+			if (a->node != b->node && a->size && b->size &&
+			    a->offset < b->offset + b->size && b->offset < a->offset + a->size)
+				return VFIT_ERR_DATA_OVERLAP;
+		}
+	}
+	return VFIT_OK;
+}
+
+/* A repeated reference takes the verified location of the first one. */
+static void share(struct vfit_image *dst, const struct vfit_image *src)
+{
+	const char *prop = dst->prop;
+	unsigned int index = dst->index;
+
+	*dst = *src;
+	dst->prop = prop;
+	dst->index = index;
+}
+
+static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf_name,
+			    unsigned int flags)
+{
+	struct vfit_verify_result *res = c->res;
+	const char *mode;
+	enum vfit_result r;
+	unsigned int i;
+
+	vfit_at(c, -1, NULL, true);
+	if (vfit_control_check(c->ctl, ctl_len))
+		return VFIT_ERR_CONTROL;
+	r = vfit_fit_check_where(c->fit, c->len, &c->at.node, &c->at.prop);
+	c->at.in_control = false;
+	if (r || (r = select_conf(c, conf_name)) || (r = collect(c)))
+		return r;
+	c->keys = fdt_subnode_offset(c->ctl, 0, "signature");
+	mode = c->keys < 0 ? NULL : vfit_prop_str(c->ctl, c->keys, "required-mode");
+	r = vfit_sigs(c, res->conf_node, VFIT_REQ_CONF, mode && !strcmp(mode, "any"));
+	if (r)
+		return r;
+	c->conf_enforced = c->required;
+	for (i = 0; i < res->nimages; i++)
+		if (first_ref(res, i) == i && (r = vfit_image_locate(c, &res->image[i])))
+			return r;
+	if ((r = no_overlap(c)))
+		return r;
+	for (i = 0; i < res->nimages; i++)
+		if (first_ref(res, i) == i && (r = vfit_image_verify(c, &res->image[i])))
+			return r;
+	/*
+	 * Enforced: a required key verified the configuration, or required
+	 * image keys verified every image (c->required is left set by the
+	 * image checks).  Otherwise U-Boot would boot anything whose hashes
+	 * match; we refuse unless told not to.
+	 */
+	res->unenforced = !c->conf_enforced && !c->required;
+	vfit_at(c, c->keys, NULL, true);
+	if (res->unenforced && !(flags & VFIT_VERIFY_ALLOW_UNENFORCED))
+		return VFIT_ERR_UNENFORCED;
+	for (i = 0; i < res->nimages; i++)
+		share(&res->image[i], &res->image[first_ref(res, i)]);
+	return VFIT_OK;
+}
+
+enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
+			     const char *conf, unsigned int flags, struct vfit_verify_result *res)
+{
+	struct vfit_ctx c;
+
+	if (!res)
+		return VFIT_ERR_PARAM;
+	memset(res, 0, sizeof(*res));
+	res->conf_node = -1;
+	res->err_key = -1;
+	res->result = VFIT_ERR_PARAM;
+	if (fit && ctl) {
+		memset(&c, 0, sizeof(c));
+		c.fit = fit;
+		c.len = len;
+		c.ctl = ctl;
+		c.res = res;
+		c.keys = -1;
+		c.dnode = -1;
+		res->result = run(&c, ctl_len, conf, flags);
+	}
+	res->err_node = -1;
+	if (res->result) {
+		/* Nothing is handed out unless everything verified. */
+		memset(res->image, 0, sizeof(res->image));
+		res->nimages = 0;
+		if (res->result != VFIT_ERR_PARAM) {
+			res->err_node = c.at.node;
+			res->err_prop = c.at.prop;
+			res->in_control = c.at.in_control;
+		}
+		if (res->err_node >= 0 &&
+		    fdt_get_path(res->in_control ? ctl : fit, res->err_node, res->err_path,
+				 sizeof(res->err_path)))
+			res->err_path[0] = 0;
+	}
+	return res->result;
+}

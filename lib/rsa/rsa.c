@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RSA public operation em = s^e mod n from U-Boot's pre-processed key node
+ * (fit-format.md §4.2 and §5.2), with Montgomery arithmetic.
+ *
+ * Numbers are arrays of limbs, least significant first.  A limb is 64 bits
+ * where the compiler has a 128-bit type for the double-width product
+ * (x86-64, aarch64) and 32 bits otherwise (32-bit ARM), from the same code.
+ * Key sizes are multiples of 64 bits, so nl limbs hold exactly num_bits bits
+ * either way and R = 2^num_bits is the Montgomery radix in both builds, which
+ * is what the key node's r-squared was computed for.
+ *
+ * Key rules (checked on every call; the key usually points into an FDT that
+ * nobody has vetted):
+ *   - 1024 <= num_bits <= VFIT_RSA_MAX_BITS and num_bits % 64 == 0.  U-Boot
+ *     keys are 2048/3072/4096; the FIT layer demands the size its algo names.
+ *   - n odd with its top bit set, so bit length(n) == num_bits and
+ *     R/2 < n < R.
+ *   - e odd and >= 3 (any 64-bit value: 3, 17, 65537, ...).
+ *   - n0inv == -n^-1 mod 2^32.  We recompute -n^-1 mod 2^LIMB_BITS ourselves
+ *     (Newton) and use that; the stored cell must equal its low 32 bits.
+ *   - rr < n and mont(rr, 1) == R mod n == R - n.  Since mont(x, 1) is
+ *     x * R^-1 mod n and rr < n, this holds iff rr == R^2 mod n exactly.
+ * Any failure is VFIT_ERR_KEY.  The signature must be exactly num_bits/8
+ * bytes (VFIT_ERR_SIG_LENGTH) and, as big-endian integer, below n
+ * (VFIT_ERR_SIG_RANGE).  The latter is stricter than U-Boot, which silently
+ * reduces s mod n; an honest signer never produces s >= n.
+ *
+ * Timing: verification handles public data only (signature, key, digest),
+ * so the exponentiation is not constant time.  The padding checks compare
+ * in constant time anyway (rsa_pkcs1.c, rsa_pss.c).
+ *
+ * Stack: vfit_rsa_public() keeps six arrays of VFIT_RSA_MAX_BITS bits
+ * (n, s, s*R, acc and the double-width product t), 6 * 512 = 3072 bytes for
+ * 4096-bit keys whatever the limb size; the helpers are small leaves.
+ * Worst case measured with -fcallgraph-info=su (own frames along the
+ * deepest call chain, VFIT_RSA_MAX_BITS = 4096):
+ *                               x86-64 gcc -O2   Cortex-M4 gcc -Os
+ *   vfit_rsa_public                 3640              3188
+ *   vfit_rsa_verify_pkcs1           4200              3732
+ *   vfit_rsa_verify_pss             4600              4044
+ * The arrays scale with VFIT_RSA_MAX_BITS (2048: about half).
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "vfit/rsa.h"
+
+/*
+ * Arithmetic paths: -DVFIT_RSA_LIMB32=1 forces 32-bit limbs and
+ * -DVFIT_RSA_NO_ASM=1 the portable C where faster paths exist;
+ * VFIT_RSA_ADX (x86-64) defaults to whether the compiler targets a CPU with
+ * BMI2 and ADX.  Tests build every path on one machine.
+ */
+#ifndef VFIT_RSA_LIMB32
+#define VFIT_RSA_LIMB32 0
+#endif
+#ifndef VFIT_RSA_NO_ASM
+#define VFIT_RSA_NO_ASM 0
+#endif
+#ifndef VFIT_RSA_ADX
+#if defined(__ADX__) && defined(__BMI2__)
+#define VFIT_RSA_ADX 1
+#else
+#define VFIT_RSA_ADX 0
+#endif
+#endif
+
+#if defined(__SIZEOF_INT128__) && !VFIT_RSA_LIMB32
+typedef uint64_t limb_t;
+__extension__ typedef unsigned __int128 dlimb_t;
+#define LIMB_BITS 64
+#else
+typedef uint32_t limb_t;
+typedef uint64_t dlimb_t;
+#define LIMB_BITS 32
+#endif
+
+#define LIMB_BYTES (LIMB_BITS / 8)
+#define MAX_LIMBS (VFIT_RSA_MAX_BITS / LIMB_BITS)
+#define MIN_BITS 1024
+
+_Static_assert(VFIT_RSA_MAX_BITS % 64 == 0 && VFIT_RSA_MAX_BITS >= MIN_BITS,
+	       "VFIT_RSA_MAX_BITS must be a multiple of 64, at least 1024");
+
+/* Big-endian byte string of nl limbs (any alignment) to limbs. */
+static void load(limb_t *x, const uint8_t *p, size_t nl)
+{
+	size_t i, j;
+
+	for (i = 0; i < nl; i++) {
+		const uint8_t *q = p + (nl - 1 - i) * LIMB_BYTES;
+		limb_t v = 0;
+
+		for (j = 0; j < LIMB_BYTES; j++)
+			v = v << 8 | q[j];
+		x[i] = v;
+	}
+}
+
+static void store(uint8_t *p, const limb_t *x, size_t nl)
+{
+	size_t i, j;
+
+	for (i = 0; i < nl; i++) {
+		uint8_t *q = p + (nl - 1 - i) * LIMB_BYTES;
+		limb_t v = x[i];
+
+		for (j = LIMB_BYTES; j-- > 0; v >>= 8)
+			q[j] = (uint8_t)v;
+	}
+}
+
+/* x -= n, returning the borrow. */
+static limb_t sub(limb_t *x, const limb_t *n, size_t nl)
+{
+	limb_t borrow = 0;
+	size_t i;
+
+	for (i = 0; i < nl; i++) {
+		/* a borrow sets all high bits of the double-width difference */
+		dlimb_t d = (dlimb_t)x[i] - n[i] - borrow;
+
+		x[i] = (limb_t)d;
+		borrow = (limb_t)(d >> LIMB_BITS) & 1;
+	}
+	return borrow;
+}
+
+/* Whether x >= n. */
+static int geq(const limb_t *x, const limb_t *n, size_t nl)
+{
+	size_t i = nl;
+
+	while (i-- > 0) {
+		if (x[i] != n[i])
+			return x[i] > n[i];
+	}
+	return 1;
+}
+
+/*
+ * Every product goes through mul_add_row(), t[0 .. n) += a * b[0 .. n)
+ * returning the limb carried out, so that is the one loop worth making fast.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && LIMB_BITS == 64 && !VFIT_RSA_NO_ASM
+/*
+ * One step in x86-64 assembly (baseline ISA).  The product and the add of
+ * t[j] do not depend on the carry, so the serial chain per limb is only
+ * add + adc: about twice the speed of what compilers make of the 128-bit C.
+ */
+#define MUL_ADD_1(off)                                          \
+	"movq " off "(%[b]), %%rax\n\t"                        \
+	"mulq %[a]\n\t"                                         \
+	"addq " off "(%[t]), %%rax\n\t"                        \
+	"adcq $0, %%rdx\n\t"                                    \
+	"addq %[c], %%rax\n\t"                                  \
+	"adcq $0, %%rdx\n\t"                                    \
+	"movq %%rax, " off "(%[t])\n\t"                        \
+	"movq %%rdx, %[c]\n\t"
+
+static inline limb_t mul_add_1(limb_t *t, const limb_t *b, limb_t a, limb_t c)
+{
+	__asm__("" MUL_ADD_1("0")
+		: [c] "+&r"(c)
+		: [a] "r"(a), [b] "r"(b), [t] "r"(t)
+		: "rax", "rdx", "cc", "memory");
+	return c;
+}
+
+#if VFIT_RSA_ADX
+/*
+ * Built for a CPU with BMI2 and ADX (-mbmi2 -madx, or a -march that has
+ * them): mulx leaves the flags alone, and adcx/adox carry through CF and OF
+ * separately, so t[j] + lo(a*b[j]) (CF chain) and + hi(a*b[j-1]) (OF chain)
+ * run side by side.  The loop control uses lea and jrcxz only, which keep
+ * both flags.  About 25% faster than the mulq rows.  (A run-time CPUID
+ * check instead was measured: CPUID traps to the hypervisor on virtual
+ * machines, 4.7 us here, two leaves ~40% of an RSA-2048 verify, and lib/
+ * may not cache the answer.)
+ */
+#define ADX_1(off)                                              \
+	"mulxq " off "(%[b]), %[lo], %[hi]\n\t"                \
+	"adcxq " off "(%[t]), %[lo]\n\t"                       \
+	"adoxq %[c], %[lo]\n\t"                                 \
+	"movq %[lo], " off "(%[t])\n\t"                        \
+	"movq %[hi], %[c]\n\t"
+
+static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
+{
+	size_t j = n & ~(size_t)3, blocks = n / 4;
+	limb_t c = 0, lo, hi, zero;
+	limb_t *tp = t;
+	const limb_t *bp = b;
+
+	if (blocks) {
+		__asm__("xorl %k[z], %k[z]\n\t" /* also clears CF and OF */
+			"1:\n\t"
+			ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+			"leaq 32(%[b]), %[b]\n\t"
+			"leaq 32(%[t]), %[t]\n\t"
+			"leaq -1(%%rcx), %%rcx\n\t"
+			"jrcxz 2f\n\t"
+			"jmp 1b\n\t"
+			"2:\n\t"
+			"adcxq %[z], %[c]\n\t"
+			"adoxq %[z], %[c]\n\t"
+			: [c] "+&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(zero),
+			  [b] "+&r"(bp), [t] "+&r"(tp), "+c"(blocks)
+			: "d"(a)
+			: "cc", "memory");
+	}
+	for (; j < n; j++)
+		c = mul_add_1(t + j, b + j, a, c);
+	return c;
+}
+#else
+static inline limb_t mul_add_8(limb_t *t, const limb_t *b, limb_t a, limb_t c)
+{
+	__asm__("" MUL_ADD_1("0") MUL_ADD_1("8") MUL_ADD_1("16") MUL_ADD_1("24")
+		MUL_ADD_1("32") MUL_ADD_1("40") MUL_ADD_1("48") MUL_ADD_1("56")
+		: [c] "+&r"(c)
+		: [a] "r"(a), [b] "r"(b), [t] "r"(t)
+		: "rax", "rdx", "cc", "memory");
+	return c;
+}
+
+static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
+{
+	limb_t c = 0;
+	size_t j = 0;
+
+	for (; j + 8 <= n; j += 8)
+		c = mul_add_8(t + j, b + j, a, c);
+	for (; j < n; j++)
+		c = mul_add_1(t + j, b + j, a, c);
+	return c;
+}
+#endif
+#else
+/* *t += a * *b + c, returning the high limb as the next carry. */
+static inline limb_t mul_add_step(limb_t *t, const limb_t *b, limb_t a, limb_t c)
+{
+	/* At most (2^w-1)^2 + 2(2^w-1) = 2^2w - 1: no overflow. */
+	dlimb_t p = (dlimb_t)a * *b + *t + c;
+
+	*t = (limb_t)p;
+	return (limb_t)(p >> LIMB_BITS);
+}
+
+/*
+ * Called from mul() and redc() only; -Os would copy it into both, which on
+ * Thumb-2 costs 32 bytes more than the two calls.
+ */
+#if defined(__GNUC__) && defined(__OPTIMIZE_SIZE__)
+__attribute__((noinline))
+#endif
+static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
+{
+	limb_t c = 0;
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		c = mul_add_step(t + j, b + j, a, c);
+	return c;
+}
+#endif
+
+/* t[0 .. 2nl) = a * b, schoolbook. */
+static void mul(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
+{
+	size_t i;
+
+	for (i = 0; i < nl; i++)
+		t[i] = 0;
+	for (i = 0; i < nl; i++)
+		t[i + nl] = mul_add_row(t + i, b, nl, a[i]);
+}
+
+#ifdef __OPTIMIZE_SIZE__
+/*
+ * Size-optimised builds (-Os, e.g. a Cortex-M bootloader) square with the
+ * general product: sqr() below halves the multiplications but is about
+ * 150 bytes of Thumb-2 code, and the caller is the verification of one
+ * signature per boot, where that code size costs more than the time.
+ */
+#define sqr(t, a, nl) mul(t, a, a, nl)
+#else
+/*
+ * t[0 .. 2nl) = a^2: each cross product a[i]*a[j] (i < j) is computed once,
+ * the sum is doubled by a one-bit shift while the squares a[i]^2 are added.
+ * About half the multiplications of mul().
+ */
+static void sqr(limb_t *t, const limb_t *a, size_t nl)
+{
+	limb_t hi = 0;
+	dlimb_t c = 0;
+	size_t i;
+
+	for (i = 0; i < nl; i++)
+		t[i] = 0;
+	for (i = 0; i < nl; i++)
+		t[i + nl] = mul_add_row(t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
+	for (i = 0; i < nl; i++) {
+		dlimb_t sq = (dlimb_t)a[i] * a[i];
+		limb_t lo = t[2 * i], up = t[2 * i + 1];
+
+		c += (limb_t)sq + (dlimb_t)(limb_t)(lo << 1 | hi);
+		t[2 * i] = (limb_t)c;
+		c >>= LIMB_BITS;
+		c += (limb_t)(sq >> LIMB_BITS) +
+		     (dlimb_t)(limb_t)(up << 1 | lo >> (LIMB_BITS - 1));
+		t[2 * i + 1] = (limb_t)c;
+		c >>= LIMB_BITS;
+		hi = up >> (LIMB_BITS - 1);
+	}
+}
+#endif
+
+/* The modulus and the work space of Montgomery multiplication mod n. */
+struct mont {
+	limb_t n[MAX_LIMBS];
+	limb_t t[2 * MAX_LIMBS];        /* double-width product */
+	limb_t n0;                      /* -n^-1 mod 2^LIMB_BITS */
+	size_t nl;                      /* limbs in n */
+};
+
+/*
+ * Montgomery reduction: out = T * R^-1 mod n, up to one multiple of n, for
+ * the T < R^2 held in m->t (destroyed).  Each round adds m*n*2^(w*i) with
+ * m chosen so that limb i becomes zero (m = t[i] * n0, n0 = -n^-1 mod 2^w);
+ * after nl rounds T + M*n is divisible by R and the quotient is
+ * < (R^2 + R*n)/R = R + n.  `top` holds the one bit that can leave the top
+ * limb; if it is set the value is >= R > n and subtracting n once brings
+ * it below R.  So outputs stay < R ("almost reduced"), which is all the
+ * next multiplication needs; callers reduce fully at the end.
+ */
+static void redc(struct mont *m, limb_t *out)
+{
+	/* locals: the x86-64 rows' "memory" clobber would reload struct fields */
+	limb_t *t = m->t, n0 = m->n0, top = 0;
+	size_t nl = m->nl, i;
+
+	for (i = 0; i < nl; i++) {
+		limb_t c = mul_add_row(t + i, m->n, nl, t[i] * n0);
+		dlimb_t s = (dlimb_t)t[i + nl] + c + top;
+
+		t[i + nl] = (limb_t)s;
+		top = (limb_t)(s >> LIMB_BITS);
+	}
+	memcpy(out, t + nl, nl * sizeof(limb_t));
+	if (top)
+		sub(out, m->n, nl);
+}
+
+/* out = a * b * R^-1 mod n (almost reduced); out may be a or b. */
+static void mont_mul(struct mont *m, limb_t *out, const limb_t *a, const limb_t *b)
+{
+	mul(m->t, a, b, m->nl);
+	redc(m, out);
+}
+
+/* x = x^2 * R^-1 mod n (almost reduced). */
+static void mont_sqr(struct mont *m, limb_t *x)
+{
+	sqr(m->t, x, m->nl);
+	redc(m, x);
+}
+
+/*
+ * -x^-1 mod 2^w for odd x.  y = x is an inverse mod 8 (odd squares are 1
+ * mod 8); each Newton step y = y(2 - xy) doubles the number of correct low
+ * bits: 3, 6, 12, 24, 48, 96.
+ */
+static limb_t neg_inverse(limb_t x)
+{
+	limb_t y = x;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		y = (limb_t)(y * (limb_t)(2 - x * y));
+	return (limb_t)(0 - y);
+}
+
+/*
+ * Checks key (see the rules at the top), sets up m and loads r-squared
+ * into rr.  one is work space of nl limbs; it ends up holding R mod n.
+ */
+static enum vfit_result load_key(const struct vfit_rsa_key *key, struct mont *m, limb_t *rr,
+				 limb_t *one)
+{
+	size_t nb = key->num_bits / 8, nl = key->num_bits / LIMB_BITS;
+
+	if (key->num_bits < MIN_BITS || key->num_bits > VFIT_RSA_MAX_BITS ||
+	    key->num_bits % 64 != 0)
+		return VFIT_ERR_KEY;
+	if (!(key->modulus[0] & 0x80) || !(key->modulus[nb - 1] & 1))
+		return VFIT_ERR_KEY;
+	if (!(key->exponent & 1) || key->exponent < 3)
+		return VFIT_ERR_KEY;
+	m->nl = nl;
+	load(m->n, key->modulus, nl);
+	m->n0 = neg_inverse(m->n[0]);
+	if ((uint32_t)m->n0 != key->n0inv)
+		return VFIT_ERR_KEY;
+
+	load(rr, key->rr, nl);
+	if (geq(rr, m->n, nl))
+		return VFIT_ERR_KEY;
+	/* one = mont(rr, 1): T is rr with a zero high half. */
+	memcpy(m->t, rr, nl * sizeof(limb_t));
+	memset(m->t + nl, 0, nl * sizeof(limb_t));
+	redc(m, one);
+	/*
+	 * It must be R - n, i.e. 0 - one == n in nl limbs (one < R, and
+	 * one == 0 would give 0, never the odd n).
+	 */
+	memset(m->t, 0, nl * sizeof(limb_t));
+	sub(m->t, one, nl);
+	return memcmp(m->t, m->n, nl * sizeof(limb_t)) ? VFIT_ERR_KEY : VFIT_OK;
+}
+
+enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *sig,
+				 size_t sig_len, uint8_t *em)
+{
+	struct mont m;
+	limb_t s[MAX_LIMBS], sr[MAX_LIMBS], acc[MAX_LIMBS];
+	uint64_t bit = (uint64_t)1 << 63;
+	enum vfit_result r;
+
+	if (!key || !key->modulus || !key->rr || !sig || !em)
+		return VFIT_ERR_PARAM;
+	r = load_key(key, &m, sr, acc);
+	if (r != VFIT_OK)
+		return r;
+	if (sig_len != key->num_bits / 8)
+		return VFIT_ERR_SIG_LENGTH;
+	if (memcmp(sig, key->modulus, sig_len) >= 0)
+		return VFIT_ERR_SIG_RANGE;
+
+	/*
+	 * Left-to-right binary exponentiation in Montgomery form.  sr = s*R
+	 * (mont(s, R^2), sr holding R^2 mod n); acc starts as sr for the top
+	 * bit of e.  Each lower bit squares acc and, where set, multiplies by
+	 * sr; the last bit (e is odd) multiplies by plain s instead, which also
+	 * leaves Montgomery form: mont(x*R, s) = x*s.
+	 */
+	load(s, sig, m.nl);
+	mont_mul(&m, sr, s, sr);
+	memcpy(acc, sr, m.nl * sizeof(limb_t));
+	while (!(key->exponent & bit))
+		bit >>= 1;
+	while (bit >>= 1) {
+		mont_sqr(&m, acc);
+		if (key->exponent & bit)
+			mont_mul(&m, acc, acc, bit > 1 ? sr : s);
+	}
+	/* acc*s < R*n, so the result is < (R*n + R*n)/R = 2n: one subtraction. */
+	if (geq(acc, m.n, m.nl))
+		sub(acc, m.n, m.nl);
+	store(em, acc, m.nl);
+	return VFIT_OK;
+}
