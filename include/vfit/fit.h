@@ -155,6 +155,12 @@ struct vfit_verify_result {
 	int err_key;                /* a required key that verified nothing (control FDT), or -1 */
 	/* Nothing was enforced: no key in the control FDT is required. */
 	bool unenforced;
+	/*
+	 * A required key verified a signature of the configuration, so its
+	 * properties (load, entry, rollback-index, ...) are authenticated;
+	 * false under an image-signature-only policy.
+	 */
+	bool conf_verified;
 	unsigned int nchecks;       /* recorded checks (at most VFIT_MAX_CHECKS) */
 	unsigned int checks_dropped;
 	struct vfit_check check[VFIT_MAX_CHECKS];

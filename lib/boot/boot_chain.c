@@ -193,16 +193,6 @@ static bool verify(struct vfit_boot *b, const struct vfit_flow *f, const uint8_t
 
 /* ---- rollback ---------------------------------------------------------- */
 
-static bool conf_signed(const struct vfit_verify_result *res)
-{
-	unsigned int i;
-
-	for (i = 0; i < res->nchecks; i++)
-		if (res->check[i].kind == VFIT_CHECK_CONF_SIG && res->check[i].result == VFIT_OK)
-			return true;
-	return false;
-}
-
 bool vfit_counter_name_valid(const char *s, size_t len)
 {
 	size_t i;
@@ -263,7 +253,7 @@ static enum vfit_walk rollback(struct vfit_boot *b, const uint8_t *fit,
 		return VFIT_WALK_REJECT;
 	}
 	vfit_line_init(&l);
-	if (idx && conf_signed(&b->res))
+	if (idx && b->res.conf_verified)
 		c->index = fdt32_ld((const fdt32_t *)idx);
 	else if (idx)
 		vfit_boot_say(b, "   rollback-index ignored: no configuration signature covers it");

@@ -184,6 +184,7 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 	 * match; we refuse unless told not to.
 	 */
 	res->unenforced = !c->conf_enforced && !c->required;
+	res->conf_verified = c->conf_enforced;
 	vfit_at(c, c->keys, NULL, true);
 	if (res->unenforced && !(flags & VFIT_VERIFY_ALLOW_UNENFORCED))
 		return VFIT_ERR_UNENFORCED;
