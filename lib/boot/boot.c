@@ -176,6 +176,15 @@ static void mark_bad(struct vfit_run *r, unsigned int s)
 	vfit_ev_emit(r, &ev);
 }
 
+/* Nothing to start until a chain has verified and loaded in full. */
+static void no_handoff(struct vfit_boot_report *rep)
+{
+	rep->entry = 0;
+	memset(&rep->kernel, 0, sizeof(rep->kernel));
+	memset(&rep->fdt, 0, sizeof(rep->fdt));
+	memset(&rep->ramdisk, 0, sizeof(rep->ramdisk));
+}
+
 /* Returns true when slot s verified and is loaded. */
 static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int s)
 {
@@ -200,8 +209,10 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 	w = vfit_boot_walk(r, f, &c, true, fit, len);
 	if (w == VFIT_WALK_REJECT)
 		mark_bad(r, s);
-	if (w)
+	if (w) {
+		no_handoff(r->rep);
 		return false;
+	}
 	if (st->status[s] == VFIT_SLOT_TRYING || st->booted != s) {
 		if (st->status[s] == VFIT_SLOT_TRYING)
 			st->tries[s]--;
@@ -209,6 +220,7 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 		/* A trial that cannot be counted must not run: it could loop forever. */
 		if (state_save(r) && st->status[s] == VFIT_SLOT_TRYING) {
 			fail(r, VFIT_WHY_TRIAL_UNCOUNTED, c.id);
+			no_handoff(r->rep);
 			return false;
 		}
 	}
@@ -292,6 +304,7 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 		start(&r, VFIT_CHAIN_RECOVERY);
 		return VFIT_BOOT_RECOVERY;
 	}
+	no_handoff(report);
 	return halt(&r);
 }
 

@@ -247,7 +247,7 @@ bool vfit_boot_load_images(struct vfit_run *r, uint64_t fit_addr, struct vfit_bo
 	unsigned int i, j;
 	uint64_t size;
 
-	memset(&rep->kernel, 0, sizeof(rep->kernel));
+	rep->kernel.size = 0;
 	for (i = 0; i < res->nimages; i++) {
 		img = &res->image[i];
 		for (j = 0; j < i; j++)

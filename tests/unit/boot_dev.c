@@ -40,6 +40,8 @@ static enum vfit_io m_read(void *plat, enum vfit_boot_obj obj, unsigned int slot
 			       obj == VFIT_BOOT_OBJ_USER_KEYS ? &d->user :
 			       &d->stage[slot][stage - 1];
 
+	if (obj == VFIT_BOOT_OBJ_STAGE && d->stage_broken)
+		return VFIT_IO_ERROR;
 	if (!b->p)
 		return VFIT_IO_ABSENT;
 	if (b->n > cap)
@@ -53,9 +55,14 @@ static enum vfit_io m_write(void *plat, unsigned int slot, unsigned int stage, c
 			    size_t len)
 {
 	struct dev *d = plat;
+	struct blob *b = &d->stage[slot][stage - 1];
 
+	if (d->write_broken)
+		return VFIT_IO_ERROR;
 	if (durable(d))
-		blob_set(&d->stage[slot][stage - 1], src, len);
+		blob_set(b, src, len);
+	if (d->write_flips && b->n)
+		b->p[b->n / 2] ^= 1;
 	return VFIT_IO_OK;
 }
 
@@ -74,6 +81,8 @@ static enum vfit_io m_state_write(void *plat, const void *buf, size_t len)
 {
 	struct dev *d = plat;
 
+	if (d->state_broken)
+		return VFIT_IO_ERROR;
 	if (durable(d))
 		blob_set(&d->state, buf, len);
 	return VFIT_IO_OK;
@@ -103,6 +112,8 @@ static enum vfit_io m_ctr_advance(void *plat, const char *name, uint64_t v)
 {
 	struct dev *d = plat;
 
+	if (d->advance_broken)
+		return VFIT_IO_ERROR;
 	if (durable(d) && v > *dev_ctr(d, name))
 		*dev_ctr(d, name) = v;
 	return VFIT_IO_OK;

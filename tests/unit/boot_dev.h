@@ -34,6 +34,11 @@ struct dev {
 	unsigned int nctr;
 	bool dev_mode;
 	bool ctr_broken;    /* counter reads fail (a TPM fault) */
+	bool advance_broken; /* counter advances fail */
+	bool stage_broken;  /* stage reads fail (a medium error) */
+	bool state_broken;  /* state writes fail */
+	bool write_broken;  /* stage writes fail */
+	bool write_flips;   /* stage writes store one byte flipped */
 	int writes;         /* durable writes done */
 	int cut_after;      /* > 0: writes after this many are lost (power cut) */
 	char log[1 << 16];  /* console text, when the ops print */
