@@ -290,7 +290,7 @@ static void load_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		vfit_line_str(l, "entry point ");
 		vfit_line_hex(l, ev->value);
 		vfit_line_str(l, " lies outside ");
-		quoted(l, ev->what, ev->name, " ");
+		quoted(l, ev->what, ev->name, "");
 		range(l, "", ev->addr, ev->size);
 	}
 }
