@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The boot flow of lib/boot*.c against an in-memory platform: state blob
+ * The boot flow of lib/boot against an in-memory platform: state blob
  * checks, RAM fences, key views, and the flow itself on FITs signed here
  * with the host library -- including a power cut after every durable write
  * of an update (the platform stops persisting anything from that write on,
