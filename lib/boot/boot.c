@@ -41,16 +41,16 @@ static void state_load(struct vfit_run *r)
 {
 	const struct vfit_boot_ops *o = r->ops;
 	uint8_t buf[VFIT_BOOT_STATE_SIZE + 1];
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	size_t len = 0;
 
-	vfit_ev_init(&ev, VFIT_EV_STATE, VFIT_CHAIN_NONE, 0);
+	ev = vfit_ev_new(r, VFIT_EV_STATE, VFIT_CHAIN_NONE, 0);
 	vfit_boot_state_default(&r->s->state);
-	ev.io = o->state_read(o->plat, buf, sizeof(buf), &len);
-	if (!ev.io)
-		ev.state_check = (uint8_t)vfit_boot_state_decode(buf, len, &r->s->state);
-	ev.state = r->s->state;
-	vfit_ev_emit(r, &ev);
+	ev->io = o->state_read(o->plat, buf, sizeof(buf), &len);
+	if (!ev->io)
+		ev->state_check = (uint8_t)vfit_boot_state_decode(buf, len, &r->s->state);
+	ev->state = r->s->state;
+	vfit_ev_emit(r, ev);
 }
 
 static enum vfit_io state_save(struct vfit_run *r)
@@ -93,22 +93,28 @@ static const uint8_t *view(uint64_t *dst, const uint64_t *src, enum vfit_keyview
 static void user_keys(struct vfit_run *r, struct vfit_flow *f)
 {
 	struct vfit_boot_scratch *s = r->s;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	size_t len;
 
-	vfit_ev_init(&ev, VFIT_EV_DEV_MODE, VFIT_CHAIN_NONE, 0);
+	ev = vfit_ev_new(r, VFIT_EV_DEV_MODE, VFIT_CHAIN_NONE, 0);
 	f->dev = r->ops->dev_mode && r->ops->dev_mode(r->ops->plat);
-	ev.store = (uint8_t)read_dtb(r, VFIT_BOOT_OBJ_USER_KEYS, s->user, &len);
+	ev->store = (uint8_t)read_dtb(r, VFIT_BOOT_OBJ_USER_KEYS, s->user, &len);
 	if (f->dev) {
-		ev.flags = VFIT_EVF_DEV;
-		if (ev.store == VFIT_STORE_PRESENT) {
+		ev->flags = VFIT_EVF_DEV;
+		if (ev->store == VFIT_STORE_PRESENT) {
 			f->user = view(s->view_user, s->user, VFIT_VIEW_USER, &f->user_len);
 			if (f->user && !vfit_boot_key_count(f->user))
 				f->user = NULL;
-			ev.store = f->user ? VFIT_STORE_TRUSTED : VFIT_STORE_EMPTY;
+			ev->store = f->user ? VFIT_STORE_TRUSTED : VFIT_STORE_EMPTY;
 		}
 	}
-	vfit_ev_emit(r, &ev);
+	vfit_ev_emit(r, ev);
+}
+
+/* A reason about a chain as a whole, or about the command. */
+static void fail(struct vfit_run *r, enum vfit_boot_why why, enum vfit_boot_chain chain)
+{
+	vfit_ev_fail(r, vfit_ev_new(r, VFIT_EV_FAIL, chain, 0), why);
 }
 
 enum setup {
@@ -125,7 +131,6 @@ static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 {
 	const struct vfit_boot_ops *o = r->ops;
 	struct vfit_boot_scratch *s = r->s;
-	struct vfit_boot_event why;
 	size_t len;
 
 	memset(f, 0, sizeof(*f));
@@ -136,8 +141,7 @@ static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 	vfit_boot_ranges_reset(r);
 	state_load(r);
 	if (read_dtb(r, VFIT_BOOT_OBJ_ROM, s->rom, &len) != VFIT_STORE_PRESENT) {
-		vfit_ev_init(&why, VFIT_EV_FAIL, VFIT_CHAIN_NONE, 0);
-		vfit_ev_fail(r, &why, VFIT_WHY_ROM);
+		fail(r, VFIT_WHY_ROM, VFIT_CHAIN_NONE);
 		return SETUP_HALT;
 	}
 	f->rom = view(s->view_rom, s->rom, VFIT_VIEW_BUILT_IN, &f->rom_len);
@@ -154,26 +158,18 @@ static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 
 /* ---- one power-on ---------------------------------------------------- */
 
-static void fail(struct vfit_run *r, enum vfit_boot_why why, enum vfit_boot_chain chain)
-{
-	struct vfit_boot_event ev;
-
-	vfit_ev_init(&ev, VFIT_EV_FAIL, chain, 0);
-	vfit_ev_fail(r, &ev, why);
-}
-
 static void mark_bad(struct vfit_run *r, unsigned int s)
 {
 	struct vfit_boot_state *st = &r->s->state;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 
 	st->status[s] = VFIT_SLOT_BAD;
 	st->tries[s] = 0;
 	if (st->active == s)
 		st->active = (uint8_t)(1 - s);
-	vfit_ev_init(&ev, VFIT_EV_MARKED_BAD, (enum vfit_boot_chain)s, 0);
-	ev.io = state_save(r);
-	vfit_ev_emit(r, &ev);
+	ev = vfit_ev_new(r, VFIT_EV_MARKED_BAD, (enum vfit_boot_chain)s, 0);
+	ev->io = state_save(r);
+	vfit_ev_emit(r, ev);
 }
 
 /* Nothing to start until a chain has verified and loaded in full. */
@@ -192,7 +188,7 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 	const uint8_t *fit[VFIT_BOOT_MAX_STAGES];
 	size_t len[VFIT_BOOT_MAX_STAGES];
 	struct vfit_boot_state *st = &r->s->state;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	enum vfit_walk w;
 
 	if (st->status[s] == VFIT_SLOT_BAD) {
@@ -231,9 +227,9 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 	 * old one out.  Only the OS's mark-good advances counters.
 	 */
 	if (st->status[s] == VFIT_SLOT_TRYING) {
-		vfit_ev_init(&ev, VFIT_EV_TRIAL, c.id, 0);
-		ev.value = st->tries[s];
-		vfit_ev_emit(r, &ev);
+		ev = vfit_ev_new(r, VFIT_EV_TRIAL, c.id, 0);
+		ev->value = st->tries[s];
+		vfit_ev_emit(r, ev);
 	}
 	return true;
 }
@@ -241,17 +237,17 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 static void start(struct vfit_run *r, enum vfit_boot_chain chain)
 {
 	const struct vfit_boot_report *rep = r->rep;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 
-	vfit_ev_init(&ev, VFIT_EV_START, chain, 0);
-	ev.addr = rep->entry;
-	ev.size = rep->kernel.size;
-	ev.addr2 = rep->fdt.addr;
-	ev.value = rep->ramdisk.addr;
-	ev.flags = (uint8_t)((rep->fdt.present ? VFIT_EVF_FDT : 0) |
+	ev = vfit_ev_new(r, VFIT_EV_START, chain, 0);
+	ev->addr = rep->entry;
+	ev->size = rep->kernel.size;
+	ev->addr2 = rep->fdt.addr;
+	ev->value = rep->ramdisk.addr;
+	ev->flags = (uint8_t)((rep->fdt.present ? VFIT_EVF_FDT : 0) |
 			     (rep->ramdisk.present ? VFIT_EVF_RAMDISK : 0));
 	r->rep->why = VFIT_WHY_NONE;
-	vfit_ev_emit(r, &ev);
+	vfit_ev_emit(r, ev);
 }
 
 static enum vfit_boot_outcome halt(struct vfit_run *r)
@@ -267,7 +263,7 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 				 const struct vfit_boot_layout *layout,
 				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
 {
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	struct vfit_flow f;
 	struct vfit_run r;
 	unsigned int i, s, first;
@@ -279,9 +275,9 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 		return VFIT_BOOT_FAILED;
 	if (rc)
 		return halt(&r);
-	vfit_ev_init(&ev, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
-	ev.state = scratch->state;
-	vfit_ev_emit(&r, &ev);
+	ev = vfit_ev_new(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
+	ev->state = scratch->state;
+	vfit_ev_emit(&r, ev);
 	/* The order is fixed up front: marking a slot bad moves `active`. */
 	first = scratch->state.active;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
@@ -461,7 +457,7 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 	const uint8_t *sfit[VFIT_BOOT_MAX_STAGES];
 	size_t slen[VFIT_BOOT_MAX_STAGES];
 	struct vfit_boot_state *st = &scratch->state;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	struct vfit_chain c;
 	struct vfit_flow f;
 	struct vfit_run r;
@@ -490,9 +486,9 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 		report->why = VFIT_WHY_UPDATE_NO_POSITION;
 		return VFIT_BOOT_REFUSED;
 	}
-	vfit_ev_init(&ev, VFIT_EV_POSITION, (enum vfit_boot_chain)cur, pos);
-	ev.value = n;
-	vfit_ev_emit(&r, &ev);
+	ev = vfit_ev_new(&r, VFIT_EV_POSITION, (enum vfit_boot_chain)cur, pos);
+	ev->value = n;
+	vfit_ev_emit(&r, ev);
 
 	/* 1. The complete new chain, verified again with its events. */
 	c.first = pos;
@@ -517,10 +513,10 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 	st->active = (uint8_t)target;
 	if (state_save(&r))
 		return VFIT_BOOT_ERROR;
-	vfit_ev_init(&ev, VFIT_EV_OFFERED, (enum vfit_boot_chain)target, 0);
-	ev.value = VFIT_BOOT_TRIES;
-	ev.limit = target != cur ? cur : VFIT_CHAIN_RECOVERY;
-	vfit_ev_emit(&r, &ev);
+	ev = vfit_ev_new(&r, VFIT_EV_OFFERED, (enum vfit_boot_chain)target, 0);
+	ev->value = VFIT_BOOT_TRIES;
+	ev->limit = target != cur ? cur : VFIT_CHAIN_RECOVERY;
+	vfit_ev_emit(&r, ev);
 	report->why = VFIT_WHY_NONE;
 	return VFIT_BOOT_DONE;
 }

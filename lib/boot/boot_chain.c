@@ -55,13 +55,13 @@ static void set_origin(struct vfit_boot_event *ev, const struct vfit_origin *o)
 static void keys_event(struct vfit_run *r, const struct vfit_boot_event *why,
 		       enum vfit_boot_keys keys, const void *ctl, const struct vfit_origin *o)
 {
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 
-	vfit_ev_init(&ev, VFIT_EV_KEYS, why->chain, why->stage);
-	ev.keys = (uint8_t)keys;
-	ev.ctl = ctl;
-	set_origin(&ev, o);
-	vfit_ev_emit(r, &ev);
+	ev = vfit_ev_new(r, VFIT_EV_KEYS, why->chain, why->stage);
+	ev->keys = (uint8_t)keys;
+	ev->ctl = ctl;
+	set_origin(ev, o);
+	vfit_ev_emit(r, ev);
 }
 
 /* One vfit_verify() and its VERIFY event; the verdict is kept in *v. */
@@ -71,16 +71,16 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 				   const struct vfit_origin *o, struct vfit_boot_verdict *v)
 {
 	struct vfit_verify_result *res = &r->s->res;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 
-	vfit_ev_init(&ev, VFIT_EV_VERIFY, why->chain, why->stage);
-	ev.keys = (uint8_t)keys;
-	ev.res = res;
-	set_origin(&ev, o);
+	ev = vfit_ev_new(r, VFIT_EV_VERIFY, why->chain, why->stage);
+	ev->keys = (uint8_t)keys;
+	ev->res = res;
+	set_origin(ev, o);
 	vfit_verify(fit, len, ctl, ctl_len, NULL, 0, res);
-	vfit_ev_verdict(&ev.v, res, ctl);
-	vfit_ev_emit(r, &ev);
-	*v = ev.v;
+	vfit_ev_verdict(&ev->v, res, ctl);
+	vfit_ev_emit(r, ev);
+	*v = ev->v;
 	return res->result;
 }
 
@@ -208,13 +208,13 @@ static enum vfit_walk rollback(struct vfit_run *r, const uint8_t *fit, unsigned 
 	struct vfit_boot_counter *c = &r->s->counter[at];
 	const char *name = NULL;
 	const uint8_t *idx = NULL;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	int nlen = 0, ilen = 0;
 	enum vfit_io io;
 
 	memset(c, 0, sizeof(*c));
 	default_name(c->name, at + 1, final, recovery);
-	vfit_ev_init(&ev, user ? VFIT_EV_ROLLBACK_SKIPPED : VFIT_EV_ROLLBACK, why->chain,
+	ev = vfit_ev_new(r, user ? VFIT_EV_ROLLBACK_SKIPPED : VFIT_EV_ROLLBACK, why->chain,
 		     why->stage);
 	if (!user) {
 		name = fdt_getprop(fit, res->conf_node, "rollback-counter", &nlen);
@@ -238,24 +238,24 @@ static enum vfit_walk rollback(struct vfit_run *r, const uint8_t *fit, unsigned 
 	}
 	if (idx)
 		c->index = fdt32_ld((const fdt32_t *)idx);
-	vfit_ev_str(ev.name, sizeof(ev.name), c->name);
+	vfit_ev_str(ev->name, sizeof(ev->name), c->name);
 	vfit_ev_str(why->name, sizeof(why->name), c->name);
-	ev.value = why->value = c->index;
+	ev->value = why->value = c->index;
 	if (o->counter_read && !user) {
-		io = o->counter_read(o->plat, c->name, &ev.limit);
+		io = o->counter_read(o->plat, c->name, &ev->limit);
 		if (io) {
 			why->why = VFIT_WHY_COUNTER_UNREADABLE;
 			why->io = io;
 			return VFIT_WALK_IO;
 		}
-		ev.flags |= VFIT_EVF_COUNTER;
-		why->limit = ev.limit;
-		if (c->index < ev.limit) {
+		ev->flags |= VFIT_EVF_COUNTER;
+		why->limit = ev->limit;
+		if (c->index < ev->limit) {
 			why->why = VFIT_WHY_ROLLBACK;
 			return VFIT_WALK_REJECT;
 		}
 	}
-	vfit_ev_emit(r, &ev);
+	vfit_ev_emit(r, ev);
 	return VFIT_WALK_OK;
 }
 
@@ -263,7 +263,7 @@ enum vfit_io vfit_boot_advance(struct vfit_run *r)
 {
 	const struct vfit_boot_ops *o = r->ops;
 	struct vfit_boot_scratch *s = r->s;
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	enum vfit_io io;
 	uint64_t cur;
 	unsigned int i;
@@ -280,11 +280,11 @@ enum vfit_io vfit_boot_advance(struct vfit_run *r)
 		io = o->counter_advance(o->plat, s->counter[i].name, s->counter[i].index);
 		if (io)
 			return io;
-		vfit_ev_init(&ev, VFIT_EV_COUNTER, VFIT_CHAIN_NONE, i + 1);
-		vfit_ev_str(ev.name, sizeof(ev.name), s->counter[i].name);
-		ev.value = s->counter[i].index;
-		ev.limit = cur;
-		vfit_ev_emit(r, &ev);
+		ev = vfit_ev_new(r, VFIT_EV_COUNTER, VFIT_CHAIN_NONE, i + 1);
+		vfit_ev_str(ev->name, sizeof(ev->name), s->counter[i].name);
+		ev->value = s->counter[i].index;
+		ev->limit = cur;
+		vfit_ev_emit(r, ev);
 	}
 	return VFIT_IO_OK;
 }
@@ -350,12 +350,12 @@ static enum vfit_walk stage_in(struct vfit_run *r, const struct vfit_chain *c,
 static void loading(struct vfit_run *r, const struct vfit_boot_event *why, const char *what,
 		    uint64_t addr)
 {
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 
-	vfit_ev_init(&ev, VFIT_EV_LOADING, why->chain, why->stage);
-	vfit_ev_str(ev.what, sizeof(ev.what), what);
-	ev.addr = addr;
-	vfit_ev_emit(r, &ev);
+	ev = vfit_ev_new(r, VFIT_EV_LOADING, why->chain, why->stage);
+	vfit_ev_str(ev->what, sizeof(ev->what), what);
+	ev->addr = addr;
+	vfit_ev_emit(r, ev);
 }
 
 /*
@@ -404,12 +404,12 @@ static bool hand_over(struct vfit_run *r, uint64_t load_from, const void **ctl,
 static void stage_event(struct vfit_run *r, const struct vfit_boot_event *why, uint64_t addr,
 			size_t len)
 {
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 
-	vfit_ev_init(&ev, VFIT_EV_STAGE, why->chain, why->stage);
-	ev.addr = addr;
-	ev.size = len;
-	vfit_ev_emit(r, &ev);
+	ev = vfit_ev_new(r, VFIT_EV_STAGE, why->chain, why->stage);
+	ev->addr = addr;
+	ev->size = len;
+	vfit_ev_emit(r, ev);
 }
 
 /* The final stage: its kernel checked and, with load, its images placed. */

@@ -29,6 +29,13 @@ void vfit_ev_init(struct vfit_boot_event *ev, enum vfit_boot_event_kind kind,
 	ev->stage = (uint8_t)stage;
 }
 
+struct vfit_boot_event *vfit_ev_new(struct vfit_run *r, enum vfit_boot_event_kind kind,
+				    enum vfit_boot_chain chain, unsigned int stage)
+{
+	vfit_ev_init(&r->ev, kind, chain, stage);
+	return &r->ev;
+}
+
 static void record(struct vfit_boot_report *rep, const struct vfit_boot_event *ev)
 {
 	struct vfit_boot_event *e;
@@ -55,10 +62,7 @@ void vfit_ev_emit(struct vfit_run *r, const struct vfit_boot_event *ev)
 void vfit_ev_say(struct vfit_run *r, enum vfit_boot_event_kind kind,
 		 enum vfit_boot_chain chain, unsigned int stage)
 {
-	struct vfit_boot_event ev;
-
-	vfit_ev_init(&ev, kind, chain, stage);
-	vfit_ev_emit(r, &ev);
+	vfit_ev_emit(r, vfit_ev_new(r, kind, chain, stage));
 }
 
 void vfit_ev_fail(struct vfit_run *r, struct vfit_boot_event *ev, enum vfit_boot_why why)
@@ -71,18 +75,18 @@ void vfit_ev_fail(struct vfit_run *r, struct vfit_boot_event *ev, enum vfit_boot
 
 void vfit_ev_reasons(struct vfit_run *r, enum vfit_boot_why why)
 {
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	unsigned int i;
 
-	vfit_ev_init(&ev, VFIT_EV_REASONS, VFIT_CHAIN_NONE, 0);
-	ev.why = (uint8_t)why;
-	vfit_ev_emit(r, &ev);
+	ev = vfit_ev_new(r, VFIT_EV_REASONS, VFIT_CHAIN_NONE, 0);
+	ev->why = (uint8_t)why;
+	vfit_ev_emit(r, ev);
 	for (i = 0; i < r->rep->n; i++) {
 		if (r->rep->ev[i].kind != VFIT_EV_FAIL)
 			continue;
-		ev = r->rep->ev[i];
-		ev.kind = VFIT_EV_REASON;
-		vfit_ev_emit(r, &ev);
+		*ev = r->rep->ev[i];
+		ev->kind = VFIT_EV_REASON;
+		vfit_ev_emit(r, ev);
 	}
 }
 

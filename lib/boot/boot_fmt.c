@@ -64,14 +64,17 @@ static void quoted(struct vfit_line *l, const char *a, const char *name, const c
 	vfit_line_str(l, b);
 }
 
-/* Where the keys came from: "the ROM control DTB", "fdt 'x' verified in stage 1". */
-static void origin(struct vfit_line *l, const struct vfit_boot_event *ev)
+/*
+ * Where the keys came from: "the ROM control DTB", "fdt 'x' verified in
+ * stage 1", the user key store or the recovery key (keys), as ev says.
+ */
+static void origin(struct vfit_line *l, const struct vfit_boot_event *ev, unsigned int keys)
 {
-	if (ev->keys == VFIT_KEYS_USER) {
+	if (keys == VFIT_KEYS_USER) {
 		vfit_line_str(l, "the user key store");
 		return;
 	}
-	if (ev->keys == VFIT_KEYS_RECOVERY) {
+	if (keys == VFIT_KEYS_RECOVERY) {
 		vfit_line_str(l, "the recovery key");
 		return;
 	}
@@ -86,13 +89,13 @@ static void origin(struct vfit_line *l, const struct vfit_boot_event *ev)
 
 /* "<error> at <path>[ <prop>] (configuration 'c')" for a failed verification. */
 static void verdict(struct vfit_line *l, const struct vfit_boot_verdict *v,
-		    const struct vfit_boot_event *keys)
+		    const struct vfit_boot_event *ev, unsigned int keys)
 {
 	vfit_line_str(l, vfit_result_to_string(v->result));
 	if (v->node[0]) {
 		vfit_line_str(l, v->in_control ? " in " : " at ");
 		if (v->in_control) {
-			origin(l, keys);
+			origin(l, ev, keys);
 			vfit_line_str(l, " ");
 		}
 		vfit_line_str(l, v->node);
@@ -120,13 +123,10 @@ static void keys(struct out *o, const struct vfit_boot_event *ev)
 	static const char prefix[][24] = { "Trusting key", "Also trusting user key",
 					    "Trusting recovery key" };
 	const char *name, *algo, *req;
-	struct vfit_boot_event from = *ev;
 	int sig, key;
 
 	if (ev->keys < VFIT_KEYS_STAGE || ev->keys > VFIT_KEYS_RECOVERY || !ev->ctl)
 		return;
-	/* Where they came from: "the ROM control DTB" for recovery too. */
-	from.keys = ev->keys == VFIT_KEYS_USER ? VFIT_KEYS_USER : VFIT_KEYS_STAGE;
 	sig = fdt_subnode_offset(ev->ctl, 0, "signature");
 	if (sig < 0)
 		return;
@@ -140,7 +140,8 @@ static void keys(struct out *o, const struct vfit_boot_event *ev)
 		vfit_line_str(&o->l, req ? ", required for " : ", not required");
 		vfit_line_str(&o->l, req ? req : "");
 		vfit_line_str(&o->l, ") from ");
-		origin(&o->l, &from);
+		/* Where they came from: "the ROM control DTB" for recovery too. */
+		origin(&o->l, ev, ev->keys == VFIT_KEYS_USER ? VFIT_KEYS_USER : VFIT_KEYS_STAGE);
 		vfit_line_str(&o->l, ev->keys == VFIT_KEYS_USER ? " (developer mode)" : "");
 		put(o);
 	}
@@ -223,7 +224,7 @@ static void verify(struct out *o, const struct vfit_boot_event *ev)
 	/* The stage keys' refusal gets its own line; the others end in a FAIL. */
 	if (ev->v.result && ev->keys == VFIT_KEYS_STAGE) {
 		vfit_line_str(&o->l, "   ");
-		verdict(&o->l, &ev->v, ev);
+		verdict(&o->l, &ev->v, ev, ev->keys);
 		put(o);
 	}
 }
@@ -316,13 +317,10 @@ static void chain_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 {
 	switch (ev->why) {
 	case VFIT_WHY_VERIFY:
-		verdict(l, &ev->v, ev);
+		verdict(l, &ev->v, ev, ev->keys);
 		if (ev->flags & VFIT_EVF_USER_TRIED) {
-			struct vfit_boot_event user = *ev;
-
-			user.keys = VFIT_KEYS_USER;
 			vfit_line_str(l, "; user keys: ");
-			verdict(l, &ev->user, &user);
+			verdict(l, &ev->user, ev, VFIT_KEYS_USER);
 		}
 		return;
 	case VFIT_WHY_ROLLBACK_NAME: case VFIT_WHY_ROLLBACK_FORMAT:

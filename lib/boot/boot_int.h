@@ -24,12 +24,20 @@ struct vfit_run {
 	struct vfit_boot_scratch *s;
 	struct vfit_boot_report *rep;
 	bool quiet;               /* update's search: FAIL events recorded, nothing sent */
+	/*
+	 * The event being built: one at a time, so each step does not need a
+	 * copy on its own stack.  Reasons (FAIL) are built apart, by the walk.
+	 */
+	struct vfit_boot_event ev;
 };
 
 /* ---- events (boot_event.c) ------------------------------------------------ */
 
 void vfit_ev_init(struct vfit_boot_event *ev, enum vfit_boot_event_kind kind,
 		  enum vfit_boot_chain chain, unsigned int stage);
+/* r->ev, cleared and set to kind, chain, stage, to be filled and emitted. */
+struct vfit_boot_event *vfit_ev_new(struct vfit_run *r, enum vfit_boot_event_kind kind,
+				    enum vfit_boot_chain chain, unsigned int stage);
 /* Sends ev to the event op and records it in the report. */
 void vfit_ev_emit(struct vfit_run *r, const struct vfit_boot_event *ev);
 /* An event with nothing but its kind, chain and stage. */

@@ -184,25 +184,25 @@ static bool decompress(struct vfit_run *r, const struct vfit_image *img,
 bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 			struct vfit_boot_event *why, uint64_t *size)
 {
-	struct vfit_boot_event ev;
+	struct vfit_boot_event *ev;
 	enum vfit_boot_comp kind;
 	uint8_t *dst;
 
-	vfit_ev_init(&ev, VFIT_EV_LOAD, why->chain, why->stage);
-	vfit_ev_str(ev.what, sizeof(ev.what), img->prop);
-	vfit_ev_str(ev.name, sizeof(ev.name), img->name);
-	ev.addr = img->load;
+	ev = vfit_ev_new(r, VFIT_EV_LOAD, why->chain, why->stage);
+	vfit_ev_str(ev->what, sizeof(ev->what), img->prop);
+	vfit_ev_str(ev->name, sizeof(ev->name), img->name);
+	ev->addr = img->load;
 	if (comp_kind(img->compression, &kind)) {
 		if (strcmp(img->prop, "kernel") ||
 		    (strcmp(img->compression, "gzip") && strcmp(img->compression, "lz4"))) {
 			why_image(why, img, VFIT_WHY_COMPRESSION);
 			return false;
 		}
-		vfit_ev_str(ev.other, sizeof(ev.other), img->compression);
-		vfit_ev_emit(r, &ev);
+		vfit_ev_str(ev->other, sizeof(ev->other), img->compression);
+		vfit_ev_emit(r, ev);
 		return decompress(r, img, kind, why, size);
 	}
-	vfit_ev_emit(r, &ev);
+	vfit_ev_emit(r, ev);
 	*size = img->size;
 	if (!vfit_boot_reserve(r, img->load, img->size, img->prop, why))
 		return false;

@@ -112,7 +112,7 @@ static void test_ranges(uint8_t *ram)
 {
 	static struct vfit_boot_report rep;
 	struct vfit_boot_ops o = dev_ops(NULL, false);
-	struct vfit_run r = { &o, &layout, &scratch, &rep, false };
+	struct vfit_run r = { .ops = &o, .lay = &layout, .s = &scratch, .rep = &rep };
 	struct vfit_boot_event why;
 	char text[256];
 
