@@ -396,6 +396,9 @@ static int read_ram(struct vfit_boot_sim *s, struct vfit_err *e)
 		s->ram[0].size = VFIT_SIM_RAM_SIZE;
 		n = 1;
 	} else {
+		/* vfit_read_small() stops at the buffer's end: a full buffer may be cut. */
+		if (len == sizeof(buf) - 1)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: too long", path);
 		buf[len] = 0;
 		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			struct vfit_err why = { 0 };

@@ -93,4 +93,7 @@ bad_map "overlap" "RAM region '0x48000000:0x10000000' overlaps 0x40000000:0x1000
 printf 'garbage\n' >"$T/imx/ram"
 status 2 "malformed DIR/ram" "$VFIT" boot --device "$T/imx"
 contains "names the file" "$T/.out" "ram: RAM region 'garbage': want BASE:SIZE"
+for i in $(seq 60); do echo 0x40000000:0x40000000; done >"$T/imx/ram"
+status 2 "overlong DIR/ram" "$VFIT" boot --device "$T/imx"
+contains "too long, not cut" "$T/.out" "ram: too long"
 finish
