@@ -36,7 +36,7 @@
 #define VFIT_BOOT_MAX_STAGES 4
 /* RAM regions a layout may name. */
 #define VFIT_BOOT_MAX_RAM 8
-/* Load ranges reserved during one boot (loader, FIT staging area, loaded images). */
+/* Ranges reserved during one boot: loader, FIT staging area, every image placed. */
 #define VFIT_BOOT_MAX_RANGES (2 + VFIT_BOOT_MAX_STAGES * (1 + VFIT_MAX_IMAGES))
 /* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (as the host stores). */
 #define VFIT_BOOT_COUNTER_NAME 32
@@ -85,11 +85,12 @@ struct vfit_boot_event;
 struct vfit_boot_ops {
 	void *plat;               /* passed back to every op */
 	/*
-	 * Copies storage object (obj, slot, stage) into dst[0..cap) -- RAM of
-	 * the layout, 8-byte aligned -- and sets *len; TOO_BIG when it does
-	 * not fit.  slot and stage are 0 for objects that have none.  A copy,
-	 * not a mapping: the flow verifies these bytes and then loads from
-	 * them, so storage written meanwhile must not change them.
+	 * Copies storage object (obj, slot, stage) into dst[0..cap) -- the
+	 * FIT staging area, or the scratch space for key DTBs; 8-byte
+	 * aligned -- and sets *len; TOO_BIG when it does not fit.  slot and
+	 * stage are 0 for objects that have none.  A copy, not a mapping: the
+	 * flow verifies these bytes and then loads from them, so storage
+	 * written meanwhile must not change them.
 	 */
 	enum vfit_io (*read)(void *plat, enum vfit_boot_obj obj, unsigned int slot,
 			     unsigned int stage, void *dst, size_t cap, size_t *len);
@@ -330,8 +331,9 @@ struct vfit_boot_verdict {
 /*
  * One step of a command.  Which fields mean something depends on kind
  * (listed at enum vfit_boot_event_kind) and, for FAIL, on why:
- *   VERIFY            v (and user with flag USER_TRIED), origin/name as for KEYS
- *   ROLLBACK*, COUNTER_UNREADABLE  name (counter), value (index), limit (counter)
+ *   VERIFY            v (and user with flag USER_TRIED), keys, origin/name as for KEYS
+ *   ROLLBACK          name (counter), value (index), limit (counter)
+ *   COUNTER_UNREADABLE  name (counter), io
  *   NO_HANDOVER       v.conf
  *   CONTROL_DTB, NO_LOAD  what (image role), name (image)
  *   OUTSIDE_RAM, NO_ROOM  what, [addr, addr + size)
@@ -352,7 +354,7 @@ struct vfit_boot_event {
 	uint8_t origin;           /* stage whose fdt brought the keys; 0: the ROM */
 	uint8_t flags;            /* VFIT_EVF_* */
 	uint8_t state_check;      /* enum vfit_state_check (STATE) */
-	enum vfit_io io;          /* STATE, MARKED_BAD, FAIL READ_ERROR */
+	enum vfit_io io;          /* STATE, MARKED_BAD; FAIL of a read or a counter */
 	struct vfit_boot_state state;  /* STATE, SLOTS */
 	uint64_t addr, size, addr2, size2, value, limit;
 	char what[VFIT_BOOT_NAME_LEN];   /* image role or range owner: "kernel", "loader" */
