@@ -6,30 +6,9 @@
 # silent fallback to the file store.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
+. "$(dirname "$0")/boot_lib/swtpm.sh"
 
-SWTPM_PID=
-trap '[ -n "$SWTPM_PID" ] && kill "$SWTPM_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
-mkdir -p "$T/tpm"
-for try in 1 2 3 4 5; do
-	port=$(( 20000 + ($$ * 7 + try * 131) % 20000 ))
-	swtpm socket --tpm2 --server "type=tcp,port=$port,bindaddr=127.0.0.1" \
-		--ctrl "type=tcp,port=$((port + 1)),bindaddr=127.0.0.1" --tpmstate "dir=$T/tpm" \
-		--flags not-need-init,startup-clear >"$T/swtpm.log" 2>&1 &
-	SWTPM_PID=$!
-	TCTI="swtpm:host=127.0.0.1,port=$port"
-	# Ready when it answers; gone when the port was taken.
-	i=0
-	while [ $i -lt 50 ] && kill -0 "$SWTPM_PID" 2>/dev/null &&
-	      ! tpm2_getcap -T "$TCTI" properties-fixed >/dev/null 2>&1; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	kill -0 "$SWTPM_PID" 2>/dev/null && [ $i -lt 50 ] && break
-	kill "$SWTPM_PID" 2>/dev/null
-	wait "$SWTPM_PID" 2>/dev/null
-	SWTPM_PID=
-done
-[ -n "$SWTPM_PID" ] && pass || { fail "swtpm did not start"; cat "$T/swtpm.log"; finish; exit 1; }
+start_swtpm && pass || { fail "swtpm did not start"; cat "$T/swtpm.log"; finish; exit 1; }
 
 boot_keys || { fail "keygen"; finish; exit 1; }
 D=$T/dev
@@ -102,9 +81,7 @@ contains "still rollback" "$T/.out" "rollback index 1 < counter 2 for 'kernel'"
 # The file store is not consulted: it still says 0, and the TPM's 2 wins.
 status 0 "file store untouched" "$VFIT" boot --device "$D" status
 contains "file counter still 0" "$T/.out" "^  kernel: 0$"
-kill "$SWTPM_PID" 2>/dev/null
-wait "$SWTPM_PID" 2>/dev/null
-SWTPM_PID=
+stop_swtpm
 status 2 "TPM gone: error, no fallback" "$VFIT" boot --device "$D" --tpm "$TCTI"
 contains "TPM gone: the error names the TPM" "$T/.out" "^vfit: boot: .*TPM.*$port"
 if grep -q "Starting\|counters\b" "$T/.out"; then fail "booted without its TPM, or used the file store"; else pass; fi
