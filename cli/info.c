@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vfit info FIT: the mkimage -l listing with signature status. */
+/* vfit info IMAGE: the mkimage -l listing with signature status, signer and gaps. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,5 +18,5 @@ int cmd_info(int argc, char **argv)
 		fprintf(stderr, "usage: vfit info FIT\n");
 		return 2;
 	}
-	return vfit_fit_list_file(stdout, argv[1], &e) ? vfit_err_print(&e, NULL) : 0;
+	return vfit_image_list_file(stdout, argv[1], 1, &e) ? vfit_err_print(&e, NULL) : 0;
 }

@@ -109,6 +109,37 @@ static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct
 	return r;
 }
 
+/* A configuration signature that holds a value: the root timestamp is under it. */
+static const char *signed_conf(const void *fit)
+{
+	int confs = fdt_path_offset(fit, "/configurations"), conf, sub, len;
+
+	fdt_for_each_subnode(conf, fit, confs)
+		fdt_for_each_subnode(sub, fit, conf)
+			if (!strncmp(fdt_get_name(fit, sub, NULL), "signature", 9) &&
+			    fdt_getprop(fit, sub, "value", &len) && len > 0)
+				return vfit_node_path(fit, sub);
+	return NULL;
+}
+
+/*
+ * -F -t without keys would change the signed timestamp and leave the old
+ * signature in place, which then fails on the device.
+ */
+static int check_touch(const struct vfit_mkimage *m, const struct vfit_signer *s,
+		       const void *fit, struct vfit_err *e)
+{
+	const char *sig;
+
+	if (!m->update || !m->touch || vfit_signer_active(s))
+		return 0;
+	sig = signed_conf(fit);
+	if (!sig)
+		return 0;
+	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -t changes the timestamp that %s signs: "
+			    "give the keys (-k, -G or -N) to sign it again", m->out, sig);
+}
+
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 {
 	struct vfit_fdtbuf fit = { 0 }, dtb = { 0 }, *keydtb = NULL;
@@ -120,6 +151,12 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	int r = -1;
 
 	m->signed_conf[0] = m->key_node[0] = 0;
+	/*
+	 * mkimage edits the -K DTB in place: a read-only one is refused, never
+	 * replaced.  (It renames a new FIT over the old one, as vfit does.)
+	 */
+	if (m->keydest && vfit_check_writable(m->keydest, e))
+		return -1;
 	if (load_source(m, &fit, e))
 		return -1;
 	/* mkimage packs here; the free space after it is ours to grow into. */
@@ -131,6 +168,8 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 		vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
 		goto out;
 	}
+	if (check_touch(m, s, fit.buf, e) || vfit_verity_images(name, &fit, m->external, e))
+		goto out;
 	/* mkimage opens (and grows) the -K DTB even when it signs nothing. */
 	if (m->keydest) {
 		if (load_keydest(m->keydest, &dtb, &dtb_file, &dtb_total, e))
