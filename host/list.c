@@ -289,25 +289,75 @@ static int covered(const void *fit, int sig, const char *img)
 /*
  * U-Boot HEAD (and vfit verify) check every image a configuration
  * references; mkimage signs only those sign-images names.  A signed
- * configuration whose hashed-nodes leave one out fails there.
+ * configuration whose hashed-nodes leave one out fails there.  Calls
+ * gap() for each such image; returns how many there are.
  */
-static void print_gaps(const struct lister *l, int conf, int sig)
+static int find_gaps(const void *fit, int conf, int sig,
+		     void (*gap)(void *ctx, const char *img, const char *prop), void *ctx)
 {
-	int images = fdt_path_offset(l->fit, "/images"), off, len;
+	int images = fdt_path_offset(fit, "/images"), off, len, n = 0;
 	const char *prop, *v, *s;
 
-	fdt_for_each_property_offset(off, l->fit, conf) {
-		v = fdt_getprop_by_offset(l->fit, off, &prop, &len);
+	fdt_for_each_property_offset(off, fit, conf) {
+		v = fdt_getprop_by_offset(fit, off, &prop, &len);
 		if (!v || !prop || !strcmp(prop, "description") || !strcmp(prop, "compatible") ||
 		    !strcmp(prop, "default") || len <= 0 || v[len - 1])
 			continue;
 		for (s = v; s < v + len; s += strlen(s) + 1)
-			if (fdt_subnode_offset(l->fit, images, s) >= 0 && !covered(l->fit, sig, s))
-				fprintf(l->f, "  WARNING:      %s does not cover image '%s' (%s): U-Boot "
-					"HEAD and vfit verify refuse it; sign with vfit mkimage, or "
-					"add \"%s\" to sign-images\n", fdt_get_name(l->fit, sig, NULL),
-					s, prop, prop);
+			if (fdt_subnode_offset(fit, images, s) >= 0 && !covered(fit, sig, s)) {
+				if (gap)
+					gap(ctx, s, prop);
+				n++;
+			}
 	}
+	return n;
+}
+
+struct gap_line {
+	FILE *f;
+	const char *sig;
+};
+
+static void print_gap(void *ctx, const char *img, const char *prop)
+{
+	const struct gap_line *g = ctx;
+
+	fprintf(g->f, "  WARNING:      %s does not cover image '%s' (%s): U-Boot HEAD and vfit "
+		"verify refuse it; sign with vfit mkimage, or add \"%s\" to sign-images\n",
+		g->sig, img, prop, prop);
+}
+
+struct gap_first {
+	char *img, *prop;
+	size_t isize, psize;
+};
+
+static void first_gap(void *ctx, const char *img, const char *prop)
+{
+	struct gap_first *g = ctx;
+
+	if (g->img[0])
+		return;
+	snprintf(g->img, g->isize, "%s", img);
+	snprintf(g->prop, g->psize, "%s", prop);
+}
+
+int vfit_fit_sign_gap(const void *fit, size_t len, const char *sig_path, char *img, size_t isize,
+		      char *prop, size_t psize)
+{
+	struct gap_first g = { img, prop, isize, psize };
+	int sig, conf;
+
+	if (!isize || !psize)
+		return 0;
+	img[0] = prop[0] = 0;
+	if (len < sizeof(struct fdt_header) || fdt_check_full(fit, len))
+		return 0;
+	sig = fdt_path_offset(fit, sig_path);
+	conf = sig < 0 ? sig : fdt_parent_offset(fit, sig);
+	if (conf < 0 || fdt_parent_offset(fit, conf) != fdt_path_offset(fit, "/configurations"))
+		return 0;
+	return find_gaps(fit, conf, sig, first_gap, &g) > 0;
 }
 
 /*
@@ -334,16 +384,26 @@ static void print_rollback(const struct lister *l, int conf)
 static void print_info_conf(const struct lister *l, int conf)
 {
 	const char *v;
-	int sub, len;
+	int len;
 
 	v = strlist(l->fit, conf, "compatible", &len);
 	if (v)
 		print_list(l->f, "  Compatible:   ", v, len);
 	print_rollback(l, conf);
+}
+
+/* After the signature lines: every image a signed configuration leaves out. */
+static void print_info_gaps(const struct lister *l, int conf)
+{
+	struct gap_line g = { .f = l->f };
+	int sub, len;
+
 	fdt_for_each_subnode(sub, l->fit, conf)
 		if (!strncmp(fdt_get_name(l->fit, sub, NULL), "signature", 9) &&
-		    fdt_getprop(l->fit, sub, "value", &len) && len > 0)
-			print_gaps(l, conf, sub);
+		    fdt_getprop(l->fit, sub, "value", &len) && len > 0) {
+			g.sig = fdt_get_name(l->fit, sub, NULL);
+			find_gaps(l->fit, conf, sub, print_gap, &g);
+		}
 }
 
 static void print_conf(const struct lister *l, int conf, int idx)
@@ -376,6 +436,8 @@ static void print_conf(const struct lister *l, int conf, int idx)
 	if (l->info)
 		print_info_conf(l, conf);
 	print_subnodes(l, conf, 1);
+	if (l->info)
+		print_info_gaps(l, conf);
 }
 
 static int fit_list(struct lister *l, const char *name, size_t len, struct vfit_err *e)

@@ -132,6 +132,15 @@ int vfit_name_known(enum vfit_name_kind kind, const char *name);
 /* mkimage's "Invalid ..., supported are:" table: every short and long name. */
 void vfit_name_print_all(FILE *f, enum vfit_name_kind kind);
 
+/*
+ * The first image the configuration signature at sig_path leaves out of
+ * its hashed-nodes although the configuration references it (mkimage's
+ * sign-images rule; U-Boot HEAD and vfit check every referenced image).
+ * 1 with its name and the referencing property, 0 if none.
+ */
+int vfit_fit_sign_gap(const void *fit, size_t len, const char *sig_path, char *img, size_t isize,
+		      char *prop, size_t psize);
+
 /* A U-Boot legacy image (uImage, boot script, multi-file image): mkimage without -f. */
 struct vfit_legacy {
 	const char *arch, *os, *type, *comp;  /* short names (-A -O -T -C) */
