@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vfit: one binary, one subcommand per file; run as `mkimage` it is `vfit mkimage`. */
+/*
+ * vfit: one binary, one subcommand per file.  Run under a name ending in
+ * "mkimage" (mkimage, uboot-mkimage as Yocto names U-Boot's, or
+ * aarch64-linux-gnu-mkimage as Linux's scripts/mkuboot.sh looks for it)
+ * it is `vfit mkimage`.
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -34,7 +39,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	self = self ? self + 1 : argv[0];
-	if (!strcmp(self, "mkimage"))
+	if (strlen(self) >= 7 && !strcmp(self + strlen(self) - 7, "mkimage"))
 		return cmd_mkimage(argc, argv);
 	if (argc < 2)
 		return usage(stderr, 2);
