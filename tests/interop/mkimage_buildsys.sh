@@ -363,6 +363,28 @@ tail -c +"$(($(fdtsize v/image.fit) + 1))" v/image.fit > v.ext
 ok "make_fit.py: external data identical" cmp m.ext v.ext
 status 0 "make_fit.py: data moved out" test "$(wc -c < v.ext)" -gt 20000
 
+# ---- the rest of mkimage's command line, as scripts use it -------------------
+for k in A O C; do
+	"$MKIMAGE" -$k list 2>&1 | sed -n '/supported are:/,/^$/p' | grep -v '^$' > m.l
+	"$VMKIMAGE" -$k list 2>&1 | grep -v '^$' > v.l
+	ok "-$k list: mkimage's table" cmp m.l v.l
+done
+"$MKIMAGE" -T list > m.l 2>&1
+"$VMKIMAGE" -T list > v.l 2>&1
+status 0 "-T list: every mkimage 2023.01 line" test "$(grep -cvxFf v.l m.l)" = 0
+# A read-only -K DTB: mkimage (not root) fails to open it, vfit refuses it.
+if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+	rm -rf ro && cp -r in ro && chmod 444 ro/u-boot.dtb && chmod -R a+rX ro && chmod a+rwx ro
+	chmod 755 "$T"
+	asnobody() { (cd ro && setpriv --reuid=65534 --regid=65534 --clear-groups "$@"); }
+	status 1 "read-only -K: mkimage fails" asnobody "$MKIMAGE" -f fit-image.its -K u-boot.dtb m.fit
+	status 2 "read-only -K: vfit refuses" asnobody "$VMKIMAGE" -f fit-image.its -K u-boot.dtb v.fit
+	contains "read-only -K: says so" "$T/.out" "u-boot.dtb: read-only file \(mode 0444\), not replaced"
+	ok "read-only -K: unchanged" cmp ro/u-boot.dtb in/u-boot.dtb
+else
+	echo "SKIP: read-only -K against mkimage needs root and setpriv (mkimage as root writes anyway)"
+fi
+
 # ---- U-Boot's documentation -------------------------------------------------
 # doc/usage/fit/beaglebone_vboot.rst step 5 (with the kernel-fitimage its).
 both "beaglebone_vboot" '$MK -f fit-image.its -K u-boot.dtb -k keys -r image.fit'

@@ -88,6 +88,9 @@ same() {
 	tree v.fit > v.dts
 	if cmp -s m.dts v.dts; then pass; else fail "$c: trees differ"; diff m.dts v.dts | head -n 20; fi
 	ok "$c: control DTB identical" cmp m.dtb v.dtb
+	"$MKIMAGE" -l m.fit > m.l 2>&1
+	"$VFIT" mkimage -l v.fit > v.l 2>&1
+	ok "$c: -l prints the same" cmp m.l v.l
 	case $c in auto*) ;;  # creator strings differ in length
 	*) ok "$c: file size identical" test "$(wc -c < m.fit)" = "$(wc -c < v.fit)" ;;
 	esac
