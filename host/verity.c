@@ -28,6 +28,8 @@
 struct verity {
 	const char *where;       /* "FILE: /images/NAME/dm-verity" for messages */
 	const EVP_MD *md;
+	EVP_MD_CTX *salted;      /* the digest state after the salt, copied for each block */
+	EVP_MD_CTX *work;
 	uint32_t dbs, hbs;       /* data and hash block sizes */
 	uint8_t salt[256];
 	int salt_len;
@@ -43,13 +45,16 @@ static int pow2_block(uint32_t v)
 /* H(salt || block) into out. */
 static int hash_block(const struct verity *v, const uint8_t *blk, size_t len, uint8_t *out)
 {
-	EVP_MD_CTX *c = EVP_MD_CTX_new();
-	int ok = c && EVP_DigestInit_ex(c, v->md, NULL) &&
-		 EVP_DigestUpdate(c, v->salt, (size_t)v->salt_len) &&
-		 EVP_DigestUpdate(c, blk, len) && EVP_DigestFinal_ex(c, out, NULL);
+	return EVP_MD_CTX_copy_ex(v->work, v->salted) && EVP_DigestUpdate(v->work, blk, len) &&
+	       EVP_DigestFinal_ex(v->work, out, NULL) ? 0 : -1;
+}
 
-	EVP_MD_CTX_free(c);
-	return ok ? 0 : -1;
+static int start_digests(struct verity *v)
+{
+	v->salted = EVP_MD_CTX_new();
+	v->work = EVP_MD_CTX_new();
+	return v->salted && v->work && EVP_DigestInit_ex(v->salted, v->md, NULL) &&
+	       EVP_DigestUpdate(v->salted, v->salt, (size_t)v->salt_len) ? 0 : -1;
 }
 
 /*
@@ -190,7 +195,10 @@ static int one_image(const char *name, struct vfit_fdtbuf *fit, int img, int nod
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: the image has no data", where);
 	if (setup(fit->buf, node, len, &v, e))
 		return -1;
-	if (build_tree(&v, data, &tree, &tree_len, root)) {
+	r = start_digests(&v) || build_tree(&v, data, &tree, &tree_len, root);
+	EVP_MD_CTX_free(v.salted);
+	EVP_MD_CTX_free(v.work);
+	if (r) {
 		free(tree);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot build the hash tree", where);
 	}
