@@ -440,6 +440,23 @@ static void print_conf(const struct lister *l, int conf, int idx)
 		print_info_gaps(l, conf);
 }
 
+/* mkimage's warning (on stderr) for a FIT with '@' in a node name. */
+static void warn_at(const void *fit, const char *name)
+{
+	int node, depth = 0, len;
+	const char *n;
+
+	for (node = fdt_next_node(fit, 0, &depth); node >= 0 && depth > 0;
+	     node = fdt_next_node(fit, node, &depth)) {
+		n = fdt_get_name(fit, node, &len);
+		if (n && memchr(n, '@', (size_t)len)) {
+			fprintf(stderr, "vfit: warning: %s: %s: '@' in a node name: U-Boot will not "
+				"verify signatures in this FIT\n", name, vfit_node_path(fit, node));
+			return;
+		}
+	}
+}
+
 static int fit_list(struct lister *l, const char *name, size_t len, struct vfit_err *e)
 {
 	const void *fit = l->fit;
@@ -456,6 +473,7 @@ static int fit_list(struct lister *l, const char *name, size_t len, struct vfit_
 	images = fdt_path_offset(fit, "/images");
 	if (images < 0)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a FIT (no /images)", name);
+	warn_at(fit, name);
 	v = str(l, 0, "description");
 	fprintf(l->f, "FIT description: %s\n", v ? v : "unavailable");
 	l->have_ts = !vfit_fdt_u32(fit, 0, "timestamp", &l->ts);

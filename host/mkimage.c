@@ -140,6 +140,56 @@ static int check_touch(const struct vfit_mkimage *m, const struct vfit_signer *s
 			    "give the keys (-k, -G or -N) to sign it again", m->out, sig);
 }
 
+/* The first node with '@' in its name, or NULL. */
+static const char *at_node(const void *fit)
+{
+	int node, depth = 0, len;
+	const char *n;
+
+	for (node = fdt_next_node(fit, 0, &depth); node >= 0 && depth > 0;
+	     node = fdt_next_node(fit, node, &depth)) {
+		n = fdt_get_name(fit, node, &len);
+		if (n && memchr(n, '@', (size_t)len))
+			return vfit_node_path(fit, node);
+	}
+	return NULL;
+}
+
+static int has_signature_node(const void *fit)
+{
+	int node, depth = 0;
+	const char *n;
+
+	for (node = fdt_next_node(fit, 0, &depth); node >= 0 && depth > 0;
+	     node = fdt_next_node(fit, node, &depth)) {
+		n = fdt_get_name(fit, node, NULL);
+		if (depth == 3 && n && !strncmp(n, "signature", 9))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * '@' in a node name: U-Boot refuses to check any signature in such a FIT
+ * (unit addresses, CVE-2021-27138), so it is built unsigned only, with a
+ * warning as mkimage gives, and refused the moment a signature is made.
+ */
+static int check_at(const char *name, const void *fit, const struct vfit_mkimage *m,
+		    struct vfit_err *e)
+{
+	const char *node = at_node(fit);
+
+	if (!node)
+		return 0;
+	if ((m->keydir || m->keyfile || m->engine) && has_signature_node(fit))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: '@' in a node name: U-Boot "
+				    "verifies no signature in such a FIT (rename the node)", name,
+				    node);
+	fprintf(stderr, "vfit: mkimage: warning: %s: %s: '@' in a node name: U-Boot will not "
+		"verify signatures in this FIT\n", name, node);
+	return 0;
+}
+
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 {
 	struct vfit_fdtbuf fit = { 0 }, dtb = { 0 }, *keydtb = NULL;
@@ -161,7 +211,8 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 		return -1;
 	/* mkimage packs here; the free space after it is ours to grow into. */
 	packed = vfit_fdt_used(fit.buf);
-	if (vfit_fdtbuf_set_size(&fit, fit.cap) || vfit_fit_precheck(name, fit.buf, e))
+	if (vfit_fdtbuf_set_size(&fit, fit.cap) ||
+	    vfit_fit_precheck(name, fit.buf, VFIT_FIT_ALLOW_AT, e) || check_at(name, fit.buf, m, e))
 		goto out;
 	s = vfit_signer_new(m);
 	if (!s) {

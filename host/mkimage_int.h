@@ -185,8 +185,12 @@ void vfit_ext_layout_free(struct vfit_ext_layout *lay);
 
 /* ---- checks, hashes and signatures ---------------------------------------- */
 
-/* Structure rules mkimage and U-Boot need before anything is written (fit-format.md §3.4, 6.2, 7). */
-int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e);
+/*
+ * Structure rules mkimage and U-Boot need before anything is written
+ * (fit-format.md §3.4, 6.2, 7); VFIT_FIT_ALLOW_AT lets '@' through for a
+ * FIT that will not be signed.
+ */
+int vfit_fit_precheck(const char *name, const void *fit, unsigned int flags, struct vfit_err *e);
 
 /* Key material and what was signed, shared by the image and configuration passes. */
 struct vfit_signer;

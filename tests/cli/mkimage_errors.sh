@@ -124,7 +124,11 @@ fails 1 "-o checked too" "algo 'sha1,rsa3072' needs 3072" "$VFIT" mkimage -f goo
 sed 's/key-name-hint = "dev";/key-name-hint = "dev"; padding = "oaep";/' good.its > e.its
 fails 1 "unknown padding" "unknown padding 'oaep'" "$VFIT" mkimage -f e.its -k keys x.fit
 its "" "" "" "" "kernel@1" > e.its
-fails 1 "@ in node name" "/images/kernel@1: '@' in a node name" "$VFIT" mkimage -f e.its x.fit
+# '@': built unsigned with a warning, as mkimage does; never signed.
+fails 1 "@ in node name, signing" "e.its: /images/kernel@1: '@' in a node name: U-Boot verifies no signature in such a FIT" \
+	"$VFIT" mkimage -f e.its -k keys x.fit
+ok "@ in node name, unsigned" "$VFIT" mkimage -q -f e.its at.fit
+contains "@ unsigned: warned" "$T/.out" "^vfit: mkimage: warning: e.its: /images/kernel@1: '@' in a node name: U-Boot will not verify signatures in this FIT$"
 long=$(printf 'n%.0s' $(seq 1 190))
 its "$long { x = <1>; };" > e.its
 fails 1 "path too long" "/images/kernel/$long: node path longer than U-Boot's 200-byte limit" \

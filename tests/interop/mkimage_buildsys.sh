@@ -58,8 +58,8 @@ same_tree() {
 }
 same_bytes() { ok "$1: $2 identical" cmp "m/$2" "v/$2"; }
 same_list() {
-	"$MKIMAGE" -l "m/$2" > m.l 2>&1
-	"$VMKIMAGE" -l "v/$2" > v.l 2>&1
+	"$MKIMAGE" -l "m/$2" > m.l 2>/dev/null
+	"$VMKIMAGE" -l "v/$2" > v.l 2>/dev/null
 	sed -i 's|^\(.*\) [mv]/|\1 |' m.l v.l
 	ok "$1: -l of $2 the same" cmp m.l v.l
 }
@@ -394,4 +394,65 @@ same_bytes "beaglebone_vboot" u-boot.dtb
 both "signature.rst -F" '$MK -f fit-image.its image.fit && $MK -F -k keys -K u-boot.dtb -r image.fit'
 same_tree "signature.rst -F" image.fit
 same_bytes "signature.rst -F" u-boot.dtb
+# doc/usage/fit/sec_firmware_ppa.rst: '@' in image names (and a type U-Boot
+# does not know).  mkimage builds it with a warning; so does vfit, but it
+# refuses to sign it, and U-Boot (like vfit verify) checks no signature in it.
+mkdir -p in/ppa/obj
+head -c 1000 /dev/urandom > in/ppa/obj/monitor.bin
+head -c 300 /dev/urandom > in/fuse_scr.bin
+cat > in/ppa/ppa.its <<'EOF'
+/dts-v1/;
+
+/{
+    description = "PPA Firmware";
+    #address-cells = <1>;
+    images {
+        firmware@1 {
+            description = "PPA Firmware: <version>";
+            data = /incbin/("./obj/monitor.bin");
+            type = "firmware";
+            arch = "arm64";
+            compression = "none";
+        };
+        trustedOS@1 {
+            description = "Trusted OS";
+            data = /incbin/("../tee-raw.bin");
+            type = "OS";
+            arch = "arm64";
+            compression = "none";
+            load = <0x00200000>;
+        };
+        fuse_scr {
+            description = "Fuse Script";
+            data = /incbin/("../fuse_scr.bin");
+            type = "firmware";
+            arch = "arm64";
+            compression = "none";
+            load = <0x00180000>;
+        };
+    };
+
+    configurations {
+        default = "config-1";
+        config-1 {
+            description = "PPA Secure firmware";
+            firmware = "firmware@1";
+            loadables = "trustedOS@1", "fuse_scr";
+        };
+    };
+};
+EOF
+both "sec_firmware_ppa (@)" '$MK -f ppa/ppa.its ppa.itb'
+same_tree "sec_firmware_ppa" ppa.itb
+same_bytes "sec_firmware_ppa" ppa.itb
+same_list "sec_firmware_ppa" ppa.itb
+contains "@: mkimage warns" m.out "unit addresses @, this will break signing"
+contains "@: vfit warns" v.out "^vfit: mkimage: warning: ppa/ppa.its: /images/firmware@1: '@' in a node name: U-Boot will not verify signatures in this FIT$"
+sed 's|^            load = <0x00180000>;|&\n            signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };|' \
+	in/ppa/ppa.its > in/ppa/ppa-signed.its
+status 1 "@: vfit refuses to sign" sh -c "cd in && '$VMKIMAGE' -q -f ppa/ppa-signed.its -k keys x.itb"
+contains "@: says why" "$T/.out" "ppa/ppa-signed.its: /images/firmware@1: '@' in a node name: U-Boot verifies no signature in such a FIT"
+status 1 "@: nothing written" test -e in/x.itb
+status 1 "@: vfit verify refuses" "$VFIT" verify -f v/ppa.itb -k in/u-boot.dtb
+contains "@: names the node" "$T/.out" "/images/firmware@1: unit address \(@\) in node name"
 finish
