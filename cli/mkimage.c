@@ -304,9 +304,9 @@ static int run_fit(struct cmd *c)
 		return r;
 	if (vfit_mkimage_run(m, &e))
 		return vfit_err_print(&e, NULL);
-	if (c->quiet)
-		return 0;
-	r = vfit_image_list_file(stdout, m->out, 0, &e) ? vfit_err_print(&e, NULL) : 0;
+	/* -q drops the listing, not these two lines (mkimage prints them anyway). */
+	if (!c->quiet)
+		r = vfit_image_list_file(stdout, m->out, 0, &e) ? vfit_err_print(&e, NULL) : 0;
 	if (m->signed_conf[0])
 		printf("Signature written to '%s', node '%s'\n", m->out, m->signed_conf);
 	if (m->key_node[0])
