@@ -246,11 +246,15 @@ static int parse(int argc, char **argv, struct cmd *c)
 				return r;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "vfit: mkimage: %s\n",
-			optind >= argc ? "missing image file name" : "too many arguments");
+	if (optind >= argc) {
+		fprintf(stderr, "vfit: mkimage: missing image file name\n");
 		return usage(stderr, 2);
 	}
+	/* mkimage takes the first name and ignores the rest. */
+	if (optind < argc - 1)
+		fprintf(stderr, "vfit: mkimage: warning: '%s'%s not used: the image is '%s'\n",
+			argv[optind + 1], optind < argc - 2 ? " and later arguments" : "",
+			argv[optind]);
 	m->out = argv[optind];
 	return -1;
 }

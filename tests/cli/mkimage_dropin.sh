@@ -76,6 +76,9 @@ status 0 "-b with -f FILE: warned" "$MK" -q -f k.its -b board.dtb a.fit
 contains "-b with -f FILE: the warning" "$T/.out" "^vfit: mkimage: warning: -b not used without -f auto$"
 status 0 "-x with -f: warned" "$MK" -q -x -f k.its a.fit
 contains "-x with -f: the warning" "$T/.out" "^vfit: mkimage: warning: -x not used for a FIT$"
+status 0 "an extra argument: mkimage ignores it" "$MK" -q -f k.its a.fit extra.fit
+contains "an extra argument: warned" "$T/.out" "^vfit: mkimage: warning: 'extra.fit' not used: the image is 'a.fit'$"
+status 1 "an extra argument: not written" test -e extra.fit
 ok "-B 0 = default" "$MK" -q -E -B 0 -f k.its a0.fit
 "$MK" -q -E -f k.its a4.fit
 ok "-B 0: same file" cmp a0.fit a4.fit
