@@ -2,7 +2,8 @@
 /*
  * Internal interfaces of the host library: files (host/fdtfile.c, also
  * used by keygen.c and the counter stores) and the mkimage passes
- * (its.c, extdata.c, fit_hash.c, fit_sign.c, mkimage.c, list.c).  Not
+ * (dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
+ * fit_sign.c, mkimage.c, list.c, legacy.c).  Not
  * installed.
  */
 #ifndef VFIT_MKIMAGE_INT_H
