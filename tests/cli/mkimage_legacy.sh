@@ -11,8 +11,10 @@ MK=$BUILD/mkimage
 
 be32() { od -An -tu4 --endian=big -j "$2" -N4 "$1" | tr -d ' '; }
 byte() { od -An -tu1 -j "$2" -N1 "$1" | tr -d ' '; }
-crc() { python3 -c "import sys,zlib; d=open(sys.argv[1],'rb').read(); print(zlib.crc32(d[int(sys.argv[2]):int(sys.argv[3])]))" "$@"; }
-hcrc() { python3 -c "import sys,zlib; d=bytearray(open(sys.argv[1],'rb').read()[:64]); d[4:8]=b'\0'*4; print(zlib.crc32(d))" "$1"; }
+# CRC-32 of stdin, from the gzip trailer (no other tool needed).
+crc32() { gzip -c | tail -c 8 | od -An -tu4 --endian=little -N4 | tr -d ' '; }
+crc() { tail -c +$(($2 + 1)) "$1" | head -c $(($3 - $2)) | crc32; }
+hcrc() { { head -c 4 "$1"; printf '\0\0\0\0'; tail -c +9 "$1" | head -c 56; } | crc32; }
 
 printf 'echo hello\n' > boot.cmd
 printf 'abcde' > a1
