@@ -38,6 +38,16 @@
 #ifndef VFIT_HAVE_RSA_PSS
 #define VFIT_HAVE_RSA_PSS 1
 #endif
+/*
+ * ECDSA curves (FIT ecdsa256 / ecdsa384).  Each costs its constants and
+ * base-point table; the arithmetic is shared.
+ */
+#ifndef VFIT_HAVE_ECDSA_P256
+#define VFIT_HAVE_ECDSA_P256 1
+#endif
+#ifndef VFIT_HAVE_ECDSA_P384
+#define VFIT_HAVE_ECDSA_P384 1
+#endif
 /* Largest RSA modulus the verifier accepts; sizes its stack buffers. */
 #ifndef VFIT_RSA_MAX_BITS
 #define VFIT_RSA_MAX_BITS 4096
