@@ -148,5 +148,8 @@ int vfit_fit_list_file(FILE *f, const char *path, struct vfit_err *e);
 /* New RSA key pair DIR/NAME.key (0600) + DIR/NAME.crt (self-signed, CN=NAME). */
 int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		struct vfit_err *e);
+/* New ECDSA key DIR/NAME.pem (PKCS#8 PEM, 0600) on P-256 or P-384: what mkimage reads. */
+int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curve, int force,
+		      struct vfit_err *e);
 
 #endif
