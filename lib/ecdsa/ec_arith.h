@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The bodies of the field operations that more than one file runs:
- * addition and subtraction, which the point formulas call too often to
- * pay for a function call each in fast builds (ec_point.c inlines them
- * there), and the final conditional subtraction.  Static inline: a file
+ * addition, subtraction and halving, which the point formulas call too
+ * often to pay for a function call each in fast builds (ec_point.c inlines
+ * them there), and the final conditional subtraction.  Static inline: a file
  * that includes this and does not call them gets no code.
  */
 #ifndef VFIT_EC_ARITH_H
@@ -89,6 +89,25 @@ BODY void sub_n(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod
 		r[j] = (limb_t)s;
 		c = (limb_t)(s >> LIMB_BITS);
 	}
+}
+
+/* a / 2 mod m for a < m, m odd: a or a + m is even; (a + m) / 2 < m. */
+BODY void half_n(limb_t *r, const limb_t *a, const struct ec_mod *m, size_t nl)
+{
+	limb_t t[EC_LIMBS], mask = (limb_t)0 - (a[0] & 1), c = 0;
+	size_t j;
+
+	UNROLL
+	for (j = 0; j < nl; j++) {
+		dlimb_t s = (dlimb_t)a[j] + (m->m[j] & mask) + c;
+
+		t[j] = (limb_t)s;
+		c = (limb_t)(s >> LIMB_BITS);
+	}
+	UNROLL
+	for (j = 0; j + 1 < nl; j++)
+		r[j] = t[j] >> 1 | t[j + 1] << (LIMB_BITS - 1);
+	r[nl - 1] = t[nl - 1] >> 1 | c << (LIMB_BITS - 1);
 }
 
 #endif

@@ -101,24 +101,68 @@ enum vfit_result vfit_ecdsa_key_load(enum vfit_ec_curve curve, const uint8_t *x,
 	return VFIT_OK;
 }
 
+static int bit(const limb_t *e, size_t i)
+{
+	return (int)(e[i / LIMB_BITS] >> (i % LIMB_BITS) & 1);
+}
+
 /*
  * w = s^-1 * R mod n (Montgomery form) as s^(n-2), n being prime; s in
- * [1, n-1].  Left-to-right square and multiply: the top bit of n - 2 is
- * set (n > R/2).
+ * [1, n-1].  The top bit of n - 2 is set (n > R/2).  Size-optimised builds
+ * square and multiply bit by bit; others slide a window of up to 4 bits
+ * over the exponent, multiplying by the odd powers s^1 .. s^15: about 60
+ * multiplications instead of 128 for P-256.
  */
 static void inverse(const struct ec_mod *n, limb_t *w, const limb_t *s)
 {
-	limb_t sr[EC_LIMBS], e[EC_LIMBS], two[EC_LIMBS] = { 2 }, zero[EC_LIMBS] = { 0 };
-	size_t i = n->nl * LIMB_BITS - 1;
+	limb_t e[EC_LIMBS], two[EC_LIMBS] = { 2 }, zero[EC_LIMBS] = { 0 };
+	size_t i = n->nl * LIMB_BITS - 1, sz = n->nl * sizeof(limb_t);
+#if VFIT_EC_COMPACT
+	limb_t sr[EC_LIMBS];
 
 	vfit_ec_sub(e, zero, two, n);
 	vfit_ec_mont(sr, s, n->rr, n);
-	memcpy(w, sr, n->nl * sizeof(limb_t));
+	memcpy(w, sr, sz);
 	while (i-- > 0) {
 		vfit_ec_sqr(w, w, n);
-		if (e[i / LIMB_BITS] >> (i % LIMB_BITS) & 1)
+		if (bit(e, i))
 			vfit_ec_mont(w, w, sr, n);
 	}
+#else
+	limb_t odd[8][EC_LIMBS], s2[EC_LIMBS];
+	size_t lo, k;
+	int started = 0;
+
+	vfit_ec_sub(e, zero, two, n);
+	vfit_ec_mont(odd[0], s, n->rr, n);
+	vfit_ec_sqr(s2, odd[0], n);
+	for (k = 1; k < 8; k++)
+		vfit_ec_mont(odd[k], odd[k - 1], s2, n);
+	/* bits above i are done; the first window (at the top bit, set) sets w */
+	for (i++; i > 0; i = lo) {
+		unsigned int v = 0;
+
+		lo = i - 1;
+		if (!bit(e, lo)) {
+			vfit_ec_sqr(w, w, n);
+			continue;
+		}
+		/* the window e[lo .. i-1]: at most 4 bits, ending in a 1 */
+		lo = i >= 4 ? i - 4 : 0;
+		while (!bit(e, lo))
+			lo++;
+		for (k = i; k-- > lo;) {
+			v = v << 1 | (unsigned int)bit(e, k);
+			if (started)
+				vfit_ec_sqr(w, w, n);
+		}
+		if (started)
+			vfit_ec_mont(w, w, odd[v / 2], n);
+		else
+			memcpy(w, odd[v / 2], sz);
+		started = 1;
+	}
+#endif
 }
 
 /* Whether r in [1, n-1]. */

@@ -209,7 +209,7 @@ static void constants(const struct ref *f)
 	CHECK((limb_t)(c->p.m0 * c->p.m[0]) == (limb_t)-1, "%s: p.m0", f->t->name);
 	CHECK((limb_t)(c->n.m0 * c->n.m[0]) == (limb_t)-1, "%s: n.m0", f->t->name);
 	/* odd multiples of G, affine, Montgomery form */
-	for (i = 0; i < EC_TABLE; i++) {
+	for (i = 0; i < EC_G_TABLE; i++) {
 		BN_set_word(w, 2 * i + 1);
 		EC_POINT_mul(f->g, pt, w, NULL, NULL, f->ctx);
 		EC_POINT_get_affine_coordinates(f->g, pt, x, y, f->ctx);
