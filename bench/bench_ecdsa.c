@@ -162,11 +162,12 @@ int main(void)
 			printf("%s: %d verifications failed\n", curves[c].name, bad);
 			status = 1;
 		}
-		printf("%-6s %9.2f %9.2f %9.0f %12.2f %9.0f %11.2f %4.2f/%4.2f\n", curves[c].name, tl,
-		       tv, 1e6 / tv, td, 1e6 / td, tp, tv / td, tv / tp);
+		printf("%-6s %9.2f %9.2f %9.0f %12.2f %9.0f %11.2f %4.2f/%4.2f\n",
+		       curves[c].name, tl, tv, 1e6 / tv, td, 1e6 / td, tp, tv / td, tv / tp);
 		EVP_PKEY_CTX_free(j.vctx);
 		EVP_PKEY_free(j.pkey);
 	}
-	printf("ratio: vfit time / DigestVerify time and / PKEY_verify time (below 1: vfit faster)\n");
+	printf("ratio: vfit time / DigestVerify time and / PKEY_verify time "
+	       "(below 1: vfit faster)\n");
 	return status;
 }

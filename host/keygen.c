@@ -146,7 +146,8 @@ int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curv
 {
 	struct vfit_out ko = { .mode = 0600, .no_replace = !force };
 	char kpath[PATH_MAX];
-	const char *group = curve == VFIT_EC_P256 ? "P-256" : curve == VFIT_EC_P384 ? "P-384" : NULL;
+	const char *group = curve == VFIT_EC_P256 ? "P-256"
+			    : curve == VFIT_EC_P384 ? "P-384" : NULL;
 	EVP_PKEY *k;
 	int r;
 

@@ -29,12 +29,14 @@ int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub, s
 	pub->curve = vfit_ecdsa_curve(group);
 	if (pub->curve == VFIT_EC_NONE)
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
-				    "unsupported ECDSA curve %s (need prime256v1 or secp384r1)", group);
+				    "unsupported ECDSA curve %s (need prime256v1 or secp384r1)",
+				    group);
 	pub->curve_name = pub->curve == VFIT_EC_P256 ? "prime256v1" : "secp384r1";
 	pub->len = vfit_ecdsa_curve_bytes(pub->curve);
 	if (!EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
 	    !EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_Y, &y) ||
-	    BN_bn2binpad(x, pub->x, (int)pub->len) < 0 || BN_bn2binpad(y, pub->y, (int)pub->len) < 0)
+	    BN_bn2binpad(x, pub->x, (int)pub->len) < 0 ||
+	    BN_bn2binpad(y, pub->y, (int)pub->len) < 0)
 		vfit_err_set(e, VFIT_EXIT_REJECT, "cannot read the ECDSA public point");
 	else
 		ret = 0;

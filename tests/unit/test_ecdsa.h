@@ -108,7 +108,7 @@ static void bn_of(BIGNUM *b, const limb_t *x, size_t nl)
 
 	for (i = 0; i < nl; i++)
 		for (j = 0; j < LIMB_BYTES; j++)
-			buf[(nl - 1 - i) * LIMB_BYTES + (LIMB_BYTES - 1 - j)] = (uint8_t)(x[i] >> (8 * j));
+			buf[(nl - i) * LIMB_BYTES - 1 - j] = (uint8_t)(x[i] >> (8 * j));
 	BN_bin2bn(buf, (int)(nl * LIMB_BYTES), b);
 }
 
@@ -357,10 +357,11 @@ static void field_one(const struct ref *f, const struct ec_mod *m, const BIGNUM 
 
 /* ---- points ---- */
 
-/* pt (Jacobian, Montgomery form) as an OpenSSL point. */
-static void to_ossl(const struct ref *f, const struct ec_jac *pt, EC_POINT *out)
+/* pt (Jacobian, Montgomery form) as an OpenSSL point; 0 if it is not on the curve. */
+static int to_ossl(const struct ref *f, const struct ec_jac *pt, EC_POINT *out)
 {
 	BIGNUM *x = BN_new(), *y = BN_new(), *z = BN_new(), *t = BN_new();
+	int on = 1;
 
 	bn_of(z, pt->z, f->nl);
 	if (BN_is_zero(z)) {
@@ -377,13 +378,14 @@ static void to_ossl(const struct ref *f, const struct ec_jac *pt, EC_POINT *out)
 		BN_mod_mul(x, x, t, f->p, f->ctx);
 		BN_mod_mul(t, t, z, f->p, f->ctx);
 		BN_mod_mul(y, y, t, f->p, f->ctx);
-		if (!EC_POINT_set_affine_coordinates(f->g, out, x, y, f->ctx))
-			EC_POINT_set_to_infinity(f->g, out); /* off the curve: compares unequal below */
+		on = EC_POINT_set_affine_coordinates(f->g, out, x, y, f->ctx) == 1;
+		ERR_clear_error();
 	}
 	BN_free(x);
 	BN_free(y);
 	BN_free(z);
 	BN_free(t);
+	return on;
 }
 
 /* vfit_ec_mul2(u1, u2, q) == u1*G + u2*q; q affine (not infinity). */
@@ -403,9 +405,8 @@ static int mul2_ok(const struct ref *f, const BIGNUM *u1, const BIGNUM *u2, cons
 	limbs_of(l1, u1, f->nl);
 	limbs_of(l2, u2, f->nl);
 	vfit_ec_mul2(f->c, &r, l1, l2, qx, qy);
-	to_ossl(f, &r, got);
 	EC_POINT_mul(f->g, want, u1, q, u2, f->ctx);
-	ok = EC_POINT_cmp(f->g, got, want, f->ctx) == 0;
+	ok = to_ossl(f, &r, got) && EC_POINT_cmp(f->g, got, want, f->ctx) == 0;
 	EC_POINT_free(want);
 	EC_POINT_free(got);
 	BN_free(x);

@@ -136,7 +136,8 @@ static void debian(const struct vfit_ecdsa_pub *pub)
 		  "-o nosig.dtb && mkimage -f x.its -k keys -K nosig.dtb out.fit >/dev/null 2>&1",
 		  dir) != 0,
 	      "mkimage 2023.01 accepted a -K DTB without /signature");
-	printf("key node of mkimage 2023.01: %zu control DTBs x {-r, no -r} compared byte for byte\n", i);
+	printf("key node of mkimage 2023.01: %zu control DTBs x {-r, no -r} compared byte for byte\n",
+	       i);
 }
 
 /* The v2025.01 form: order, values, in-place update, and it loads in the device library. */
