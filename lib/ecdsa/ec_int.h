@@ -70,10 +70,9 @@ struct ec_mod {
 	limb_t rr[EC_LIMBS];    /* R^2 mod m: mont(x, rr) = x*R mod m */
 	limb_t m0;              /* -m^-1 mod 2^LIMB_BITS */
 	uint8_t nl;             /* limbs */
-	uint8_t form;           /* EC_FORM_*: a shape the reduction can exploit */
+	uint8_t form;           /* 0, or a shape the reduction can exploit: */
 };
 
-#define EC_FORM_ANY 0
 #define EC_FORM_P256 1          /* 2^256 - 2^224 + 2^192 + 2^96 - 1 */
 
 /*
@@ -96,8 +95,8 @@ struct ec_curve {
  * Signed-digit window widths of the scalar multiplication (ec_point.c) and
  * the number of odd multiples each needs: for Q, computed per verification,
  * 5 is the fastest; G's are constants, so fast builds take a wider window
- * (11 fewer additions for P-256, for 1.5 KB more of table) and
- * size-optimised ones the table of Q's width.
+ * (11 fewer additions for P-256, for 1.5 KB more of table, 2.25 KB for
+ * P-384) and size-optimised ones the table of Q's width.
  */
 #define EC_Q_WINDOW 5
 #define EC_Q_TABLE (1 << (EC_Q_WINDOW - 2))
@@ -122,7 +121,7 @@ int vfit_ec_equal(const limb_t *a, const limb_t *b, size_t nl);
 
 /*
  * r = a * b * R^-1 mod m, fully reduced, for a < R and b < m (so a need
- * not be reduced: digests and R^2 go in as they are).  r may be a or b.
+ * not be reduced: a digest goes in as it is).  r may be a or b.
  */
 void vfit_ec_mont(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m);
 /* r = a^2 * R^-1 mod m for a < m; r may be a. */

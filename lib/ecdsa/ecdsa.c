@@ -110,8 +110,8 @@ static int bit(const limb_t *e, size_t i)
  * w = s^-1 * R mod n (Montgomery form) as s^(n-2), n being prime; s in
  * [1, n-1].  The top bit of n - 2 is set (n > R/2).  Size-optimised builds
  * square and multiply bit by bit; others slide a window of up to 4 bits
- * over the exponent, multiplying by the odd powers s^1 .. s^15: about 60
- * multiplications instead of 128 for P-256.
+ * over the exponent, multiplying by the odd powers s^1 .. s^15: for P-256
+ * 58 multiplications (with the table's 8) instead of 168.
  */
 static void inverse(const struct ec_mod *n, limb_t *w, const limb_t *s)
 {
@@ -239,6 +239,10 @@ enum vfit_result vfit_ecdsa_verify(const struct vfit_ecdsa_key *key, const uint8
 	to_mont(qx, key->x, &c->p);
 	to_mont(qy, key->y, &c->p);
 	vfit_ec_mul2(c, &pt, e, s, qx, qy);
+	/*
+	 * Infinity has no x.  Its Z = 0 would make any r match an X of 0
+	 * (r * 0^2), and X is whatever the last addition left.
+	 */
 	if (vfit_ec_is_zero(pt.z, c->p.nl) || !x_matches(c, &pt, r))
 		return VFIT_ERR_SIGNATURE;
 	return VFIT_OK;
