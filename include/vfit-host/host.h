@@ -71,6 +71,38 @@ void vfit_rsa_pub_key(const struct vfit_rsa_pub *pub, struct vfit_rsa_key *key);
 int vfit_rsa_keynode_write(void *fdt, const char *name, const struct vfit_rsa_pub *pub,
 			   const char *algo, const char *required);
 
+/* ---- ECDSA keys (host/keys_ecdsa.c) ----------------------------------- */
+
+/* An ECDSA public key as the key node holds it (fit-signature.md §4.3). */
+struct vfit_ecdsa_pub {
+	enum vfit_ec_curve curve;
+	const char *curve_name;                 /* ecdsa,curve: "prime256v1", "secp384r1" */
+	size_t len;                             /* bytes per coordinate: 32, 48 */
+	uint8_t x[VFIT_ECDSA_MAX_BYTES];        /* ecdsa,x-point: big-endian, len bytes */
+	uint8_t y[VFIT_ECDSA_MAX_BYTES];        /* ecdsa,y-point */
+};
+
+/* The public point of an OpenSSL EC key (public or private) on P-256 or P-384. */
+int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub,
+			     struct vfit_err *e);
+/* The device library's loaded key for pub: vfit_ecdsa_key_load()'s result. */
+enum vfit_result vfit_ecdsa_pub_key(const struct vfit_ecdsa_pub *pub, struct vfit_ecdsa_key *key);
+/*
+ * Writes /signature/<name> (no "key-" prefix, unlike RSA) into an FDT
+ * opened for writing, creating /signature if needed and updating an
+ * existing node's properties in place.  With algo NULL it is mkimage
+ * 2023.01's node, byte for byte: ecdsa,curve, ecdsa,x-point, ecdsa,y-point
+ * only (then required must be NULL: 2023.01 never writes it, so its -r
+ * marks no ECDSA key required).  With algo it is v2025.01's and later:
+ * key-name-hint = name first, algo and the optional required last.
+ * Note that 2023.01 itself refuses a DTB without /signature (it adds no
+ * key) and fails when the node exists; the caller decides whether to
+ * follow it.  Returns 0 or a negative libfdt error (-FDT_ERR_NOSPACE: grow
+ * the blob and retry, as for vfit_rsa_keynode_write()).
+ */
+int vfit_ecdsa_keynode_write(void *fdt, const char *name, const struct vfit_ecdsa_pub *pub,
+			     const char *algo, const char *required);
+
 /* ---- mkimage, keygen, info (host/mkimage.c, keygen.c, list.c, ...) ---- */
 
 #include <stdio.h>
@@ -157,5 +189,8 @@ int vfit_legacy_write(const struct vfit_legacy *l, const char *out, struct vfit_
 /* New RSA key pair DIR/NAME.key (0600) + DIR/NAME.crt (self-signed, CN=NAME). */
 int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		struct vfit_err *e);
+/* New ECDSA key DIR/NAME.pem (PKCS#8 PEM, 0600) on P-256 or P-384: what mkimage reads. */
+int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curve, int force,
+		      struct vfit_err *e);
 
 #endif
