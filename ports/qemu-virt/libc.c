@@ -173,3 +173,20 @@ void __stack_chk_fail(void)
 {
 	port_halt("stack smashing detected");
 }
+
+#ifdef __arm__
+/* libgcc's 64-bit division calls these on a zero divisor (its Linux version would raise()). */
+int __aeabi_idiv0(int r);
+long long __aeabi_ldiv0(long long r);
+int __aeabi_idiv0(int r)
+{
+	(void)r;
+	port_halt("division by zero");
+}
+
+long long __aeabi_ldiv0(long long r)
+{
+	(void)r;
+	port_halt("division by zero");
+}
+#endif

@@ -20,12 +20,12 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+#ifdef __aarch64__
+
 static uint64_t le64(const uint8_t *p)
 {
 	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
 }
-
-#ifdef __aarch64__
 
 /* arm64 Image header: code0/1, text_offset, image_size, flags, res2..4, magic "ARM\x64". */
 const char *linux_check(const void *img, size_t len, uint64_t load, uint64_t *mem)

@@ -64,7 +64,7 @@ $(QEMU_DIR)/$(1)/obj/%.o: %.S | $(QV_DEPS_OK)
 $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o: $(QEMU_DIR)/$(1)/rom.dtb
 
 $(QEMU_DIR)/$(1)/stage.elf: $$(QV_OBJ_$(1)) $(QV)/stage.ld
-	$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-T,$(QV)/stage.ld \
+	$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
 		-Wl,-Map,$(QEMU_DIR)/$(1)/stage.map -o $$@ $$(QV_OBJ_$(1)) \
 		$(QEMU_DIR)/root-$(1)/usr/lib/$(QV_LIBDIR_$(1))/libfdt.a -lgcc
 $(QEMU_DIR)/$(1)/stage.bin: $(QEMU_DIR)/$(1)/stage.elf
