@@ -225,6 +225,9 @@ static enum vfit_decomp_result legacy(const uint8_t *p, size_t len, uint8_t *dst
 	size_t pos = 0;
 
 	p += 4;
+	/* No end mark in this format; at least one block, or a cut after the magic would pass. */
+	if (p == end)
+		return VFIT_DECOMP_ERR_DATA;
 	while (p != end) {
 		uint32_t n;
 		enum vfit_decomp_result r;
