@@ -44,7 +44,7 @@ qemu-boot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
 	$(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img \
 		"$(QV_MARKER)"
 
-$(QEMU_DIR)/keys/dev.key: $(BUILD)/vfit
+$(QEMU_DIR)/keys/dev.key: | $(BUILD)/vfit
 	@mkdir -p $(@D)
 	$(BUILD)/vfit keygen -a rsa2048 -k $(@D) -n dev -f
 
@@ -84,7 +84,7 @@ $(QEMU_DIR)/$(1)/linux.fit $(QEMU_DIR)/$(1)/rom.dtb &: $(QEMU_DIR)/$(1)/linux.it
 	printf '/dts-v1/;\n/ {\n};\n' | dtc -I dts -O dtb -o $(QEMU_DIR)/$(1)/rom.dtb
 	cd $(QEMU_DIR)/$(1) && $(abspath $(BUILD)/vfit) mkimage -f linux.its -k ../keys \
 		-K rom.dtb -r linux.fit >/dev/null
-$(QEMU_DIR)/$(1)/disk.img: $(QEMU_DIR)/$(1)/linux.fit $(BUILD)/vfit
+$(QEMU_DIR)/$(1)/disk.img: $(QEMU_DIR)/$(1)/linux.fit | $(BUILD)/vfit
 	rm -f $$@
 	$(BUILD)/vfit disk create --slot-size 48M $$@
 	$(BUILD)/vfit disk write $$@ a $$<
