@@ -141,7 +141,7 @@ enum vfit_disk_result vfit_rec_decode(const uint8_t *copies, uint32_t kind,
 				      const uint8_t **payload, uint32_t *len, uint32_t *seq,
 				      unsigned int *which);
 
-/* Encodes one copy (VFIT_REC_COPY bytes, zero padded); FULL when len is too large. */
+/* Encodes one copy (VFIT_REC_COPY bytes, zero padded); FULL when len is too large, BAD without SHA-256. */
 enum vfit_disk_result vfit_rec_encode(uint32_t kind, uint32_t seq, const void *payload,
 				      uint32_t len, uint8_t *copy);
 

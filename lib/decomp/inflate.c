@@ -345,6 +345,18 @@ enum vfit_decomp_result vfit_inflate(const void *src, size_t len, void *dst, siz
 	return VFIT_DECOMP_OK;
 }
 
+/* gzip's trailer is a CRC-32: a build without it (VFIT_HAVE_CRC32=0) refuses gzip. */
+#if VFIT_HAVE_CRC32
+#define gz_crc32 vfit_crc32
+#else
+static uint32_t gz_crc32(uint32_t crc, const void *p, size_t n)
+{
+	(void)p;
+	(void)n;
+	return crc;
+}
+#endif
+
 #define GZ_FHCRC 2u
 #define GZ_FEXTRA 4u
 #define GZ_FNAME 8u
@@ -374,7 +386,7 @@ enum vfit_decomp_result vfit_gunzip(const void *src, size_t len, void *dst, size
 	enum vfit_decomp_result r;
 	uint8_t flg;
 
-	if (len < 18 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || (p[3] & 0xe0))
+	if (!VFIT_HAVE_CRC32 || len < 18 || p[0] != 0x1f || p[1] != 0x8b || p[2] != 8 || (p[3] & 0xe0))
 		return VFIT_DECOMP_ERR_DATA;
 	flg = p[3];
 	if (flg & GZ_FEXTRA) {
@@ -386,7 +398,7 @@ enum vfit_decomp_result vfit_gunzip(const void *src, size_t len, void *dst, size
 	    ((flg & GZ_FCOMMENT) && skip_str(p, len, &at)))
 		return VFIT_DECOMP_ERR_DATA;
 	if (flg & GZ_FHCRC) {
-		if (len - at < 2 || (vfit_crc32(0, p, at) & 0xffff) != (uint32_t)(p[at] | p[at + 1] << 8))
+		if (len - at < 2 || (gz_crc32(0, p, at) & 0xffff) != (uint32_t)(p[at] | p[at + 1] << 8))
 			return VFIT_DECOMP_ERR_DATA;
 		at += 2;
 	}
@@ -397,7 +409,7 @@ enum vfit_decomp_result vfit_gunzip(const void *src, size_t len, void *dst, size
 		return r;
 	/* The trailer right after the last block, then nothing. */
 	at += used;
-	if (len - at != 8 || rd32le(p + at) != vfit_crc32(0, dst, n) ||
+	if (len - at != 8 || rd32le(p + at) != gz_crc32(0, dst, n) ||
 	    rd32le(p + at + 4) != (uint32_t)n)
 		return VFIT_DECOMP_ERR_DATA;
 	*out = n;

@@ -16,8 +16,8 @@ enum vfit_disk_result vfit_chain_decode(const uint8_t *sec, uint64_t part_bytes,
 	uint64_t next = VFIT_DISK_SECTOR;
 	uint32_t i;
 
-	if (memcmp(sec, CHAIN_MAGIC, 8) || le32(sec + 8) != CHAIN_VERSION ||
-	    le32(sec + CHAIN_CRC_AT) != vfit_crc32(0, sec, CHAIN_CRC_AT))
+	if (!VFIT_HAVE_CRC32 || memcmp(sec, CHAIN_MAGIC, 8) || le32(sec + 8) != CHAIN_VERSION ||
+	    le32(sec + CHAIN_CRC_AT) != disk_crc32(0, sec, CHAIN_CRC_AT))
 		return VFIT_DISK_BAD;
 	c->count = le32(sec + 12);
 	if (c->count > VFIT_CHAIN_MAX)
@@ -51,5 +51,5 @@ void vfit_chain_encode(const struct vfit_chain *c, uint8_t *sec)
 		put_le64(sec + 16 + 16 * i, c->offset[i]);
 		put_le64(sec + 24 + 16 * i, c->size[i]);
 	}
-	put_le32(sec + CHAIN_CRC_AT, vfit_crc32(0, sec, CHAIN_CRC_AT));
+	put_le32(sec + CHAIN_CRC_AT, disk_crc32(0, sec, CHAIN_CRC_AT));
 }

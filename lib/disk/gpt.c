@@ -48,10 +48,10 @@ int vfit_guid_parse(const char *s, uint8_t out[16])
 static uint32_t header_crc(const uint8_t *sec, uint32_t size)
 {
 	static const uint8_t zero[4];
-	uint32_t crc = vfit_crc32(0, sec, 16);
+	uint32_t crc = disk_crc32(0, sec, 16);
 
-	crc = vfit_crc32(crc, zero, 4);
-	return vfit_crc32(crc, sec + 20, size - 20);
+	crc = disk_crc32(crc, zero, 4);
+	return disk_crc32(crc, sec + 20, size - 20);
 }
 
 enum vfit_disk_result vfit_gpt_header(const uint8_t *sec, uint64_t lba, uint64_t disk_lbas,
@@ -60,7 +60,8 @@ enum vfit_disk_result vfit_gpt_header(const uint8_t *sec, uint64_t lba, uint64_t
 	uint32_t size = le32(sec + 12);
 	uint64_t ent_end;
 
-	if (memcmp(sec, GPT_SIG, 8) || le32(sec + 8) != GPT_REV || size < VFIT_GPT_HDR_SIZE ||
+	if (!VFIT_HAVE_CRC32 || memcmp(sec, GPT_SIG, 8) || le32(sec + 8) != GPT_REV ||
+	    size < VFIT_GPT_HDR_SIZE ||
 	    size > VFIT_DISK_SECTOR || le32(sec + 16) != header_crc(sec, size))
 		return VFIT_DISK_BAD;
 	g->my_lba = le64(sec + 24);
@@ -94,7 +95,7 @@ uint32_t vfit_gpt_entries_bytes(const struct vfit_gpt *g)
 
 bool vfit_gpt_entries_ok(const struct vfit_gpt *g, const uint8_t *ents)
 {
-	return vfit_crc32(0, ents, vfit_gpt_entries_bytes(g)) == g->entries_crc;
+	return VFIT_HAVE_CRC32 && disk_crc32(0, ents, vfit_gpt_entries_bytes(g)) == g->entries_crc;
 }
 
 /* Entry name (UTF-16LE, NUL-padded) equal to the ASCII name. */

@@ -24,8 +24,9 @@ static bool copy_ok(const uint8_t *c, uint32_t kind)
 	for (i = VFIT_REC_HDR + len + VFIT_REC_SUM; i < VFIT_REC_COPY; i++)
 		if (c[i])
 			return false;
-	(void)vfit_hash(VFIT_HASH_SHA256, c, VFIT_REC_HDR + len, sum);
-	return !memcmp(sum, c + VFIT_REC_HDR + len, sizeof(sum));
+	/* A build without SHA-256 can check no copy: fail closed. */
+	return !vfit_hash(VFIT_HASH_SHA256, c, VFIT_REC_HDR + len, sum) &&
+	       !memcmp(sum, c + VFIT_REC_HDR + len, sizeof(sum));
 }
 
 enum vfit_disk_result vfit_rec_decode(const uint8_t *copies, uint32_t kind,
@@ -60,6 +61,6 @@ enum vfit_disk_result vfit_rec_encode(uint32_t kind, uint32_t seq, const void *p
 	put_le32(copy + 16, len);
 	if (len)
 		memmove(copy + VFIT_REC_HDR, payload, len);
-	(void)vfit_hash(VFIT_HASH_SHA256, copy, VFIT_REC_HDR + len, copy + VFIT_REC_HDR + len);
-	return VFIT_DISK_OK;
+	return vfit_hash(VFIT_HASH_SHA256, copy, VFIT_REC_HDR + len, copy + VFIT_REC_HDR + len) ?
+	       VFIT_DISK_BAD : VFIT_DISK_OK;
 }
