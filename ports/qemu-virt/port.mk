@@ -20,7 +20,8 @@ QV_LIBDIR_arm64 := aarch64-linux-gnu
 QV_LIBDIR_arm   := arm-linux-gnueabihf
 # arm64: the ARMv8 SHA-256 instructions (lib/hash/sha_arm.c); armv7: Thumb-2, NEON.
 QV_CPU_arm64 := -march=armv8-a+crypto -mtune=cortex-a57
-QV_CPU_arm   := -march=armv7-a -mtune=cortex-a15 -mfpu=neon-vfpv4 -mfloat-abi=hard -mthumb
+QV_CPU_arm   := -march=armv7-a -mtune=cortex-a15 -mfpu=neon-vfpv4 -mfloat-abi=hard -mthumb \
+                -DVFIT_SHA256_ARMV7_ASM
 QV_FIT_arm64 := arm64
 QV_FIT_arm   := arm
 # Where the FIT puts the kernel: 2 MiB-aligned Image (text_offset 0); zImage at RAM + 32 KiB.
@@ -52,7 +53,8 @@ $(QEMU_DIR)/keys/dev.key: | $(BUILD)/vfit
 define QV_ARCH
 QV_ROOT_$(1) := $(QEMU_DIR)/root-$(1)
 QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(LIB_SRC:.c=.o) $(QV_SRC:.c=.o) \
-	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o $(QV)/rom_keys.o)
+	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o $(QV)/rom_keys.o \
+	$(if $(filter arm,$(1)),lib/hash/sha256_armv7.o))
 
 $(QEMU_DIR)/$(1)/obj/%.o: %.c | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)
