@@ -42,8 +42,26 @@ struct inflate {
 	struct huff lit, dist;
 };
 
+static uint64_t ld_le64(const uint8_t *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
+	       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
+}
+
+/*
+ * Tops the buffer up to 56..63 bits.  With 8 input bytes left, one 64-bit
+ * load and only the whole bytes that fit are consumed (the rest is read
+ * again next time); near the end, byte by byte, then zeros counted in pad.
+ */
 static void refill(struct in *s)
 {
+	if (s->end - s->p >= 8) {
+		s->buf |= ld_le64(s->p) << s->cnt;
+		s->p += (63 - s->cnt) >> 3;
+		s->cnt |= 56;
+		return;
+	}
 	while (s->cnt <= 56) {
 		if (s->p < s->end)
 			s->buf |= (uint64_t)*s->p++ << s->cnt;
@@ -161,10 +179,15 @@ static const uint8_t dist_extra[30] = {
 	0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
 };
 
-/* A match: dist back into the output so far, len bytes, overlapping copies allowed. */
+/*
+ * A match: dist back into the output so far, len bytes, overlapping copies
+ * allowed.  With 8 bytes of slack before cap, whole 8-byte chunks may run
+ * past len (the bytes after it are rewritten by what follows, and they
+ * are inside dst either way).
+ */
 static enum vfit_decomp_result copy_match(struct inflate *z, size_t dist, size_t len)
 {
-	uint8_t *d = z->dst + z->pos;
+	uint8_t *d = z->dst + z->pos, *e = d + len;
 	const uint8_t *s;
 
 	if (dist > z->pos)
@@ -173,11 +196,14 @@ static enum vfit_decomp_result copy_match(struct inflate *z, size_t dist, size_t
 		return VFIT_DECOMP_ERR_SPACE;
 	s = d - dist;
 	z->pos += len;
-	if (dist >= 8) {
-		for (; len >= 8; len -= 8, d += 8, s += 8)
+	if (dist >= 8 && z->cap - z->pos >= 8) {
+		do {
 			memcpy(d, s, 8);
+			d += 8, s += 8;
+		} while (d < e);
+		return VFIT_DECOMP_OK;
 	}
-	while (len--)
+	while (d < e)
 		*d++ = *s++;
 	return VFIT_DECOMP_OK;
 }

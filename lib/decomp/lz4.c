@@ -79,6 +79,27 @@ static int ext_len(const uint8_t **p, const uint8_t *end, size_t *len)
 }
 
 /*
+ * A match of len bytes from off back; overlapping copies repeat the
+ * pattern.  With slack bytes of room after it, 8-byte chunks may run past
+ * len (what follows overwrites them; they stay inside dst).
+ */
+static void copy_match(uint8_t *d, size_t off, size_t len, size_t slack)
+{
+	const uint8_t *s = d - off;
+	uint8_t *e = d + len;
+
+	if (off >= 8 && slack >= 8) {
+		do {
+			memcpy(d, s, 8);
+			d += 8, s += 8;
+		} while (d < e);
+		return;
+	}
+	while (d < e)
+		*d++ = *s++;
+}
+
+/*
  * One compressed block src[0..n) appended at dst[*pos..], producing at
  * most max bytes (the format's block size) and never beyond cap.
  */
@@ -103,7 +124,11 @@ static enum vfit_decomp_result block(const uint8_t *p, size_t n, uint8_t *dst, s
 			return VFIT_DECOMP_ERR_DATA;
 		if (lit > limit - o)
 			return space;
-		memcpy(dst + o, p, lit);
+		/* Short literals as one 16-byte copy when both sides have the room. */
+		if (lit <= 16 && end - p >= 16 && limit - o >= 16)
+			memcpy(dst + o, p, 16);
+		else
+			memcpy(dst + o, p, lit);
 		o += lit;
 		p += lit;
 		if (p == end)
@@ -120,19 +145,7 @@ static enum vfit_decomp_result block(const uint8_t *p, size_t n, uint8_t *dst, s
 		mlen += MIN_MATCH;
 		if (mlen > limit - o)
 			return space;
-		if (off >= 8) {
-			size_t i = 0;
-
-			for (; i + 8 <= mlen; i += 8)
-				memcpy(dst + o + i, dst + o + i - off, 8);
-			for (; i < mlen; i++)
-				dst[o + i] = dst[o + i - off];
-		} else {
-			size_t i;
-
-			for (i = 0; i < mlen; i++)
-				dst[o + i] = dst[o + i - off];
-		}
+		copy_match(dst + o, off, mlen, limit - o - mlen);
 		o += mlen;
 	}
 	*pos = o;

@@ -2,8 +2,9 @@
 /*
  * The C library subset libvfit and Debian's libfdt.a call: mem*, str*,
  * strtoul, and the stack protector symbols Debian's hardened build of
- * libfdt references.  Built with -fno-builtin and
- * -fno-tree-loop-distribute-patterns, so the loops below stay loops.
+ * libfdt references.  Built with -ffreestanding and
+ * -fno-tree-loop-distribute-patterns, so the loops below stay loops
+ * instead of turning into calls to themselves.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,13 @@
 #include <stdlib.h>
 
 #include "port.h"
+
+/* The definitions themselves, not include/string.h's builtin macros. */
+#undef memcpy
+#undef memmove
+#undef memset
+#undef memcmp
+#undef strlen
 
 typedef uint64_t __attribute__((may_alias, aligned(1))) u64u;
 

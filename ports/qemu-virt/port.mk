@@ -30,7 +30,8 @@ QV_LOAD_arm   := 0x40008000
 QV_QEMU_arm64 := qemu-system-aarch64 -M virt -cpu cortex-a57
 QV_QEMU_arm   := qemu-system-arm -M virt -cpu cortex-a15
 
-QV_CFLAGS = -std=c11 $(WARN) -O2 -g -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
+QV_CFLAGS = -std=c11 $(WARN) -O2 -g -ffreestanding -fno-tree-loop-distribute-patterns \
+            -fno-pic -fno-pie -fno-stack-protector \
             -ffunction-sections -fdata-sections -fno-common -Iinclude -isystem $(QV)/include
 
 QV_DEPS_OK := $(QEMU_DIR)/.deps-ok
@@ -56,7 +57,7 @@ QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(LIB_SRC:.c=.o) $(QV_SRC:.c=.o
 	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o $(QV)/rom_keys.o \
 	$(if $(filter arm,$(1)),lib/hash/sha256_armv7.o))
 
-$(QEMU_DIR)/$(1)/obj/%.o: %.c | $(QV_DEPS_OK)
+$(QEMU_DIR)/$(1)/obj/%.o: %.c $(QV)/port.mk $(wildcard $(QV)/include/*.h) | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)
 	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) $$(QV_CFLAGS) -isystem $(QEMU_DIR)/root-$(1)/usr/include \
 		-DVFIT_STAGE_ARCH='"$(1)"' -MMD -MP -c -o $$@ $$<
