@@ -154,7 +154,7 @@ enum vfit_disk_result vfit_ctr_get(const uint8_t *payload, uint32_t len, const c
 
 /*
  * Sets name to value in payload[0..*len) (capacity cap), adding the entry
- * when absent.  The payload must have passed vfit_ctr_get (any name).
+ * when absent: BAD for an invalid name or payload, FULL when no entry fits.
  */
 enum vfit_disk_result vfit_ctr_set(uint8_t *payload, uint32_t *len, uint32_t cap,
 				   const char *name, uint64_t value);

@@ -82,8 +82,9 @@ enum vfit_disk_result vfit_ctr_set(uint8_t *payload, uint32_t *len, uint32_t cap
 			put_le64(payload + i + VFIT_DISK_CTR_NAME, value);
 			return VFIT_DISK_OK;
 		}
-	if (n >= VFIT_DISK_CTR_NAME || cap < *len + VFIT_DISK_CTR_ENTRY ||
-	    *len + VFIT_DISK_CTR_ENTRY > VFIT_REC_PAYLOAD_MAX)
+	if (n >= VFIT_DISK_CTR_NAME)
+		return VFIT_DISK_BAD;
+	if (cap < *len + VFIT_DISK_CTR_ENTRY || *len + VFIT_DISK_CTR_ENTRY > VFIT_REC_PAYLOAD_MAX)
 		return VFIT_DISK_FULL;
 	e = payload + *len;
 	memset(e, 0, VFIT_DISK_CTR_NAME);
