@@ -34,14 +34,14 @@ const char *linux_check(const void *img, size_t len, uint64_t load, uint64_t *me
 	uint64_t text_offset, image_size;
 
 	if (len < 64 || le32(h + 56) != 0x644d5241u)
-		return "kernel is not an arm64 Image (no ARM\\x64 magic)";
+		return "kernel: not an arm64 Image (no ARM\\x64 magic)";
 	text_offset = le64(h + 8);
 	image_size = le64(h + 16);
 	/* image_size 0: a kernel older than 3.17, which also implies text_offset 0x80000. */
 	if (!image_size)
 		text_offset = 0x80000;
 	if (load < text_offset || (load - text_offset) % SZ_2M)
-		return "kernel load address is not text_offset above a 2 MiB boundary";
+		return "kernel: load address is not text_offset above a 2 MiB boundary";
 	*mem = image_size > len ? image_size : len;
 	return NULL;
 }
@@ -54,9 +54,9 @@ const char *linux_check(const void *img, size_t len, uint64_t load, uint64_t *me
 	const uint8_t *h = img;
 
 	if (len < 0x30 || le32(h + 0x24) != 0x016f2818u)
-		return "kernel is not an arm zImage (no 0x016f2818 magic)";
+		return "kernel: not an arm zImage (no 0x016f2818 magic)";
 	if (load % 4)
-		return "kernel load address is not word-aligned";
+		return "kernel: load address is not word-aligned";
 	*mem = len;
 	return NULL;
 }

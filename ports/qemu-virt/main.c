@@ -6,6 +6,7 @@
  * layer (plat.h) and the Linux protocol (linux.h); phase 2 replaces this
  * file with the boot flow (A/B, recovery, rollback) over the same layer.
  */
+#include <stdarg.h>
 #include <string.h>
 
 #include <libfdt.h>
@@ -43,12 +44,18 @@ static void say(const char *a, const char *b)
 	con_nl();
 }
 
-static void refuse(const char *what, const char *why)
+/* "vfit-stage: refused: " and the strings up to NULL, one line; then power off. */
+__attribute__((noreturn, sentinel)) static void refuse(const char *s, ...)
 {
+	va_list ap;
+
 	con_puts("vfit-stage: refused: ");
-	con_puts(what);
-	con_puts(": ");
-	port_halt(why);
+	va_start(ap, s);
+	for (; s; s = va_arg(ap, const char *))
+		con_puts(s);
+	va_end(ap);
+	con_nl();
+	port_power_off();
 }
 
 static void reserve(const char *what, uint64_t addr, uint64_t size)
@@ -56,16 +63,12 @@ static void reserve(const char *what, uint64_t addr, uint64_t size)
 	unsigned int i;
 
 	if (addr < ram.base || size > ram.size || addr - ram.base > ram.size - size)
-		refuse(what, "load range outside RAM");
+		refuse(what, ": load range outside RAM", NULL);
 	for (i = 0; i < nused; i++)
-		if (addr < used[i].addr + used[i].size && used[i].addr < addr + size) {
-			con_puts("vfit-stage: refused: ");
-			con_puts(what);
-			con_puts(" overlaps the ");
-			port_halt(used[i].what);
-		}
+		if (addr < used[i].addr + used[i].size && used[i].addr < addr + size)
+			refuse(what, " overlaps the ", used[i].what, NULL);
 	if (nused == MAX_RANGES)
-		refuse(what, "too many images");
+		refuse(what, ": too many images", NULL);
 	used[nused++] = (struct range){ addr, size, what };
 }
 
@@ -111,14 +114,14 @@ static uint64_t load_kernel(const struct vfit_image *k)
 	const char *why;
 
 	if (!k->has_load)
-		refuse("kernel", "no load address");
+		refuse("kernel: no load address", NULL);
 	kind = vfit_comp_kind(k->compression);
 	if (kind == VFIT_COMP_UNKNOWN)
-		refuse("kernel", "unsupported compression");
+		refuse("kernel: unsupported compression '", k->compression, "'", NULL);
 	if (kind == VFIT_COMP_NONE) {
 		why = linux_check(k->data, k->size, k->load, &mem);
 		if (why)
-			refuse("kernel", why);
+			refuse(why, NULL);
 		reserve("kernel", k->load, mem);
 		memcpy(dst, k->data, k->size);
 		return mem;
@@ -126,10 +129,11 @@ static uint64_t load_kernel(const struct vfit_image *k)
 	/* Compressed: exactly the free room at the load address is offered, never more. */
 	room = room_at(k->load);
 	if (vfit_decompress(kind, k->data, k->size, dst, (size_t)room, &out))
-		refuse("kernel", "compressed data is corrupt or does not fit the free RAM");
+		refuse("kernel: ", k->compression,
+		       " data is corrupt or does not fit the free RAM at its load address", NULL);
 	why = linux_check(dst, out, k->load, &mem);
 	if (why)
-		refuse("kernel", why);
+		refuse(why, NULL);
 	reserve("kernel", k->load, mem);
 	return mem;
 }
@@ -165,21 +169,20 @@ void stage_main(void)
 	r = vfit_verify((const void *)(uintptr_t)ram.fit_addr, len, rom_keys,
 			(size_t)(rom_keys_end - rom_keys), NULL, 0, &res);
 	t3 = plat_now_ns();
-	if (r != VFIT_OK) {
-		con_puts("vfit-stage: refused: slot A FIT: ");
-		con_puts(res.err_path[0] ? res.err_path : "");
-		con_puts(res.err_prop ? ": " : "");
-		con_puts(res.err_prop ? res.err_prop : "");
-		con_puts(": ");
-		port_halt(vfit_result_to_string(r));
-	}
+	if (r != VFIT_OK)
+		refuse("slot A FIT: ", res.err_path, res.err_prop ? ": " : "",
+		       res.err_prop ? res.err_prop : "", ": ", vfit_result_to_string(r), NULL);
 	if (!res.conf_verified)
-		refuse("slot A FIT", "no required key signed the configuration");
+		refuse("slot A FIT: no required key signed the configuration", NULL);
 	say("verified configuration ", res.conf);
 
 	k = image("kernel");
 	if (!k)
-		refuse("slot A FIT", "configuration has no kernel");
+		refuse("slot A FIT: the configuration has no kernel", NULL);
+	/* The jump must land in the kernel it placed, wherever the FIT says it starts. */
+	if (k->has_entry && k->entry != k->load)
+		refuse("kernel: entry differs from the load address (Linux starts at its first byte)",
+		       NULL);
 	rd = image("ramdisk");
 	if (rd) {
 		rd_size = rd->size;
@@ -194,7 +197,7 @@ void stage_main(void)
 		why = linux_fdt(dtb, sizeof(dtb), (void *)(uintptr_t)ram.dtb_addr, DTB_MAX,
 				BOOTARGS, rd_addr, rd_size);
 	if (why)
-		refuse("DTB", why);
+		refuse("DTB: ", why, NULL);
 	kmem = load_kernel(k);
 	if (rd && rd->has_load) {
 		reserve("ramdisk", rd->load, rd->size);
@@ -214,6 +217,6 @@ void stage_main(void)
 		con_hex(rd_addr);
 	con_nl();
 	time_line("reset-to-kernel-entry", plat_now_ns());
-	linux_enter(k->has_entry ? k->entry : k->load, k->load, kmem, (uintptr_t)dtb,
+	linux_enter(k->load, k->load, kmem, (uintptr_t)dtb,
 		    fdt_totalsize(dtb), rd_addr, rd_size);
 }

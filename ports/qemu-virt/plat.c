@@ -57,14 +57,14 @@ const char *plat_init(struct plat_ram *r)
 		return why;
 	r->loader_addr = (uintptr_t)__ram_start;
 	r->loader_size = (uintptr_t)__ram_end - (uintptr_t)__ram_start;
+	/* A 32-bit CPU addresses only the first 4 GiB. */
+	if (sizeof(uintptr_t) < 8 && r->base + r->size > 0x100000000ull)
+		r->size = r->base < 0x100000000ull ? 0x100000000ull - r->base : 0;
 	end = r->base + r->size;
 	if (r->base > r->loader_addr || end < STAGING_ADDR + STAGING_MIN || end < r->base)
 		return "RAM too small for the stage's layout (QEMU -m 1024 or more)";
 	r->fit_addr = STAGING_ADDR;
 	r->fit_size = end - STAGING_ADDR > STAGING_MAX ? STAGING_MAX : end - STAGING_ADDR;
-	/* A 32-bit CPU addresses only the first 4 GiB. */
-	if (sizeof(uintptr_t) < 8 && r->fit_addr + r->fit_size > 0x100000000ull)
-		r->fit_size = 0x100000000ull - r->fit_addr;
 	return storage_init();
 }
 
