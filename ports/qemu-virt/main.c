@@ -12,6 +12,7 @@
 #include <libfdt.h>
 
 #include "vfit/decomp.h"
+#include "vfit/disk.h"
 #include "vfit/fit.h"
 #include "linux.h"
 #include "plat.h"
@@ -138,6 +139,26 @@ static uint64_t load_kernel(const struct vfit_image *k)
 	return mem;
 }
 
+/*
+ * Phase 1 keeps no state and enforces no rollback index yet, but a disk
+ * whose state or counter store is corrupt is refused already: it fails
+ * closed, as the boot flow of phase 2 will.
+ */
+static void check_stores(void)
+{
+	static uint8_t state[VFIT_REC_PAYLOAD_MAX];
+	uint64_t kernel = 0;
+	size_t len;
+
+	if (plat_state_read(state, sizeof(state), &len) == PLAT_IO_ERROR)
+		port_halt("vfit-state: no valid copy (corrupt or unreadable): failing closed");
+	if (plat_counter_read("kernel", &kernel) == PLAT_IO_ERROR)
+		port_halt("vfit-counters: no valid copy (corrupt or unreadable): failing closed");
+	con_puts("vfit-stage: rollback counter kernel = ");
+	con_dec(kernel);
+	con_nl();
+}
+
 void stage_main(void)
 {
 	const struct vfit_image *k, *rd, *fdt;
@@ -150,6 +171,7 @@ void stage_main(void)
 	if (why)
 		port_halt(why);
 	say("vfit QEMU virt stage, " VFIT_STAGE_ARCH ", verifying slot A", NULL);
+	check_stores();
 	reserve("stage", ram.loader_addr, ram.loader_size);
 	reserve("FIT staging area", ram.fit_addr, ram.fit_size);
 

@@ -12,6 +12,8 @@ ARCH     ?= arm64
 QEMU_DIR := $(BUILD)/qemu
 QV       := ports/qemu-virt
 QV_SRC   := $(sort $(wildcard $(QV)/*.c))
+# main.c is the boot path, selftest.c the platform self-test: one each per binary.
+QV_COMMON := $(filter-out $(QV)/main.c $(QV)/selftest.c,$(QV_SRC))
 QV_MARKER := VFIT-QEMU-MARKER: userspace reached on
 
 QV_CROSS_arm64 := aarch64-linux-gnu-
@@ -40,7 +42,7 @@ $(QV_DEPS_OK): scripts/deps
 	@touch $@
 
 .PHONY: qemu-stage qemu-disk qemu-boot
-qemu-stage: $(QEMU_DIR)/$(ARCH)/stage.bin
+qemu-stage: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/stage-selftest.bin
 qemu-disk: $(QEMU_DIR)/$(ARCH)/disk.img
 qemu-boot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
 	$(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img \
@@ -53,7 +55,7 @@ $(QEMU_DIR)/keys/dev.key: | $(BUILD)/vfit
 # $(1): arm64 or arm
 define QV_ARCH
 QV_ROOT_$(1) := $(QEMU_DIR)/root-$(1)
-QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(LIB_SRC:.c=.o) $(QV_SRC:.c=.o) \
+QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(LIB_SRC:.c=.o) $(QV_COMMON:.c=.o) \
 	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o $(QV)/rom_keys.o \
 	$(if $(filter arm,$(1)),lib/hash/sha256_armv7.o))
 
@@ -66,11 +68,14 @@ $(QEMU_DIR)/$(1)/obj/%.o: %.S | $(QV_DEPS_OK)
 	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom.dtb"' -c -o $$@ $$<
 $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o: $(QEMU_DIR)/$(1)/rom.dtb
 
-$(QEMU_DIR)/$(1)/stage.elf: $$(QV_OBJ_$(1)) $(QV)/stage.ld
-	$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
-		-Wl,-Map,$(QEMU_DIR)/$(1)/stage.map -o $$@ $$(QV_OBJ_$(1)) \
+$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o
+$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o
+$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: $$(QV_OBJ_$(1)) $(QV)/stage.ld
+	$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
+		-Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
+		-Wl,-Map,$$(@:.elf=.map) -o $$@ $$(filter %.o,$$^) \
 		$(QEMU_DIR)/root-$(1)/usr/lib/$(QV_LIBDIR_$(1))/libfdt.a -lgcc
-$(QEMU_DIR)/$(1)/stage.bin: $(QEMU_DIR)/$(1)/stage.elf
+$(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
 	$(QV_CROSS_$(1))objcopy -O binary $$< $$@
 
 $(QEMU_DIR)/$(1)/initramfs.cpio: $(QV)/mkinitramfs | $(QV_DEPS_OK)

@@ -5,7 +5,9 @@
 # virtio-mmio version 2 on arm64); a kernel with
 # one flipped byte, a FIT signed by an unknown key, a kernel loaded over
 # the staging area, an arm64 Image off its 2 MiB placement, a zImage that is
-# none, an empty slot and a broken GPT never run.  arm64 also
+# none, an empty slot, a broken GPT and a corrupt state or counter store never
+# run.  stage-selftest.bin exercises the platform layer's writes (state,
+# counters, a chain) on the device; the host's `vfit disk info` reads them.  arm64 also
 # boots gzip and LZ4 compressed Images through lib/decomp.  Each boot is
 # bounded by a timeout and decided by what the guest prints and QEMU's exit:
 # ports/qemu-virt/boot exits 0 only for the marker after a clean power-off,
@@ -119,6 +121,36 @@ for arch in arm64 arm; do
 
 	disk empty && pass || fail "$arch: empty disk"
 	boot empty-slot $arch "$T/empty.img" 1 "halted: slot A holds no FIT"
+
+	# The counter store as the factory set it is read; corrupt stores fail closed.
+	cp --sparse=always "$Q/$arch/disk.img" "$T/ctr.img"
+	"$VFIT" disk counter "$T/ctr.img" kernel 5 >/dev/null
+	boot counter $arch "$T/ctr.img" 0 "^vfit-stage: rollback counter kernel = 5$" "^$MARKER"
+	# vfit-state and vfit-counters follow three 48 MiB chains after the first MiB.
+	for p in state counters; do
+		cp --sparse=always "$Q/$arch/disk.img" "$T/$p.img"
+		at=$(( (1 + 3 * 48 + $([ $p = counters ] && echo 1 || echo 0)) * 1048576 ))
+		printf 'XX' | dd of="$T/$p.img" bs=1 seek=$((at + 30)) conv=notrunc 2>/dev/null
+		boot corrupt-$p $arch "$T/$p.img" 1 \
+			"^vfit-stage: halted: vfit-$p: no valid copy \(corrupt or unreadable\): failing closed$"
+	done
+
+	# The platform layer's write paths on the device, read back by the host's codecs.
+	cp --sparse=always "$Q/$arch/disk.img" "$T/self.img"
+	QEMU_TIMEOUT=${QEMU_TIMEOUT:-90} "$ROOT/ports/qemu-virt/boot" $arch \
+		"$Q/$arch/stage-selftest.bin" "$T/self.img" "vfit-selftest: all passed" >"$T/self.log" 2>&1 &&
+		pass || { fail "$arch: platform self-test"; grep -a FAIL "$T/self.log"; }
+	"$VFIT" disk info "$T/self.img" >"$T/info.out" 2>&1
+	contains "$arch self-test: state written on the device" "$T/info.out" '^state: written'
+	contains "$arch self-test: counter advanced" "$T/info.out" '^  kernel = 7$'
+	contains "$arch self-test: counter added" "$T/info.out" '^  bootloader = 3$'
+	contains "$arch self-test: slot B written" "$T/info.out" \
+		"^  chain: 1 FIT: $(wc -c <"$Q/$arch/linux.fit") bytes at \+4096\$"
+	[ "$(grep -c 'chain: 1 FIT' "$T/info.out")" = 2 ] && pass || fail "$arch: slot B is not A's copy"
+	if command -v sgdisk >/dev/null 2>&1; then
+		sgdisk -v "$T/self.img" >"$T/sg.out" 2>&1
+		contains "$arch self-test: GPT still valid" "$T/sg.out" '^No problems found'
+	fi
 
 	cp --sparse=always "$Q/$arch/disk.img" "$T/nogpt.img"
 	dd if=/dev/zero of="$T/nogpt.img" bs=512 seek=1 count=1 conv=notrunc 2>/dev/null
