@@ -3,7 +3,8 @@
 # The QEMU virt stage in guest instructions: QEMU runs with
 # `-icount shift=0,sleep=off`, so the generic timer advances one ns per
 # guest instruction and the stage's "time" lines read as instruction
-# counts (deterministic: the same on every run).  Per architecture, the
+# counts (deterministic: the same on every run; the stage sleeps in WFI
+# while the disk DMAs, so reading costs next to nothing).  Per architecture, the
 # phase-1 FIT (Debian's kernel + busybox initramfs, sha256,rsa2048):
 # reading it from the virtio disk, verifying, loading (arm64 also with
 # gzip and LZ4 Images), and reset to kernel entry.  Where the U-Boot HEAD

@@ -15,6 +15,11 @@ static inline void isb(void)
 	__asm__ volatile("isb" ::: "memory");
 }
 
+static inline void wfi(void)
+{
+	__asm__ volatile("wfi" ::: "memory");
+}
+
 #ifdef __aarch64__
 
 static inline uint64_t cnt_ticks(void)

@@ -90,13 +90,11 @@ const char *linux_fdt(void *dst, size_t cap, void *src, size_t src_len, const ch
 	return NULL;
 }
 
-void linux_enter(uint64_t entry, uint64_t kernel, uint64_t kernel_mem, uint64_t dtb,
-		 uint64_t dtb_size, uint64_t initrd, uint64_t initrd_size)
+void linux_clean(uint64_t kernel, uint64_t kernel_mem, uint64_t dtb, uint64_t dtb_size,
+		 uint64_t initrd, uint64_t initrd_size)
 {
-	/* The kernel starts with the MMU and D-cache off: what it reads must be in RAM. */
 	port_clean_dcache(kernel, kernel_mem);
 	port_clean_dcache(dtb, dtb_size);
 	if (initrd_size)
 		port_clean_dcache(initrd, initrd_size);
-	port_enter_linux((uintptr_t)dtb, (uintptr_t)entry);
 }

@@ -22,9 +22,11 @@ const char *linux_check(const void *img, size_t len, uint64_t load, uint64_t *me
 const char *linux_fdt(void *dst, size_t cap, void *src, size_t src_len, const char *bootargs,
 		      uint64_t initrd, uint64_t initrd_size);
 
-/* Cleans the caches over the given ranges and enters the kernel (never returns). */
-__attribute__((noreturn)) void linux_enter(uint64_t entry, uint64_t kernel, uint64_t kernel_mem,
-					   uint64_t dtb, uint64_t dtb_size, uint64_t initrd,
-					   uint64_t initrd_size);
+/*
+ * Cleans the D-cache over what the kernel reads with its MMU off: its
+ * image (and bss), the DTB and the initrd.  Then port_enter_linux().
+ */
+void linux_clean(uint64_t kernel, uint64_t kernel_mem, uint64_t dtb, uint64_t dtb_size,
+		 uint64_t initrd, uint64_t initrd_size);
 
 #endif

@@ -238,7 +238,7 @@ void stage_main(void)
 	if (rd)
 		con_hex(rd_addr);
 	con_nl();
+	linux_clean(k->load, kmem, (uintptr_t)dtb, fdt_totalsize(dtb), rd_addr, rd_size);
 	time_line("reset-to-kernel-entry", plat_now_ns());
-	linux_enter(k->load, k->load, kmem, (uintptr_t)dtb,
-		    fdt_totalsize(dtb), rd_addr, rd_size);
+	port_enter_linux((uintptr_t)dtb, (uintptr_t)k->load);
 }

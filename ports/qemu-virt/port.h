@@ -16,6 +16,9 @@ __attribute__((noreturn)) void port_exception(unsigned long kind, unsigned long 
 					      unsigned long pc, unsigned long addr);
 __attribute__((noreturn)) void port_halt(const char *why);
 
+/* GICv2 (gic.c): interrupt intid pending wakes the CPU from WFI (IRQs stay masked). */
+void gic_wake_on(unsigned int intid);
+
 /* PL011 console (console.c). */
 void con_puts(const char *s);
 void con_dec(uint64_t v);

@@ -11,11 +11,14 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "port.h"
 #include "virtio_blk.h"
 
 #define MMIO_BASE 0x0a000000u
 #define MMIO_STRIDE 0x200u
 #define MMIO_COUNT 32u
+/* Transport i raises SPI 16 + i, GIC interrupt 48 + i (QEMU hw/arm/virt.c). */
+#define MMIO_INTID 48u
 
 #define R_MAGIC 0x000
 #define R_VERSION 0x004
@@ -161,8 +164,10 @@ int vblk_init(uint64_t *sectors)
 	uint32_t i;
 
 	for (i = 0; i < MMIO_COUNT; i++)
-		if (!probe(MMIO_BASE + i * MMIO_STRIDE, sectors))
+		if (!probe(MMIO_BASE + i * MMIO_STRIDE, sectors)) {
+			gic_wake_on(MMIO_INTID + i);
 			return 0;
+		}
 	return -1;
 }
 
@@ -182,8 +187,9 @@ static int request(uint32_t type, uint64_t lba, uintptr_t buf, uint32_t len)
 	*(volatile uint16_t *)&vq.avail_idx = (uint16_t)(idx + 1);
 	dsb();
 	*reg(R_QUEUE_NOTIFY) = 0;
+	/* The interrupt is level-triggered until acknowledged: no wake-up is lost. */
 	while (*(volatile uint16_t *)&vq.used_idx == last_used)
-		;
+		wfi();
 	dsb();
 	last_used++;
 	*reg(R_INT_ACK) = *reg(R_INT_STATUS);
