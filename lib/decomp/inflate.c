@@ -54,7 +54,7 @@ static uint64_t ld_le64(const uint8_t *p)
  * load and only the whole bytes that fit are consumed (the rest is read
  * again next time); near the end, byte by byte, then zeros counted in pad.
  */
-static void refill(struct in *s)
+static inline void refill(struct in *s)
 {
 	if (s->end - s->p >= 8) {
 		s->buf |= ld_le64(s->p) << s->cnt;
@@ -72,7 +72,7 @@ static void refill(struct in *s)
 }
 
 /* n <= 32 bits; the caller checks overrun() once per step. */
-static uint32_t bits(struct in *s, unsigned int n)
+static inline uint32_t bits(struct in *s, unsigned int n)
 {
 	uint32_t v;
 
@@ -84,7 +84,7 @@ static uint32_t bits(struct in *s, unsigned int n)
 	return v;
 }
 
-static int overrun(const struct in *s)
+static inline int overrun(const struct in *s)
 {
 	return s->cnt < s->pad;
 }
@@ -138,30 +138,50 @@ static int build(struct huff *h, const uint8_t *len, unsigned int n)
 	return 0;
 }
 
-/* Next symbol, or -1 for a code that is not in the table. */
-static int decode(struct in *s, const struct huff *h)
+/*
+ * A code longer than FAST_BITS from the next 16 input bits: one limit
+ * comparison per extra bit.  Sets *len; -1 when no code matches.  Kept
+ * out of line, so that decode() stays small enough to inline and the bit
+ * reader's state stays in registers.
+ */
+static int decode_long(const struct huff *h, uint32_t next16, unsigned int *len)
 {
-	uint32_t e, k;
+	uint32_t k = rev16(next16), code;
 	unsigned int l;
+
+	for (l = FAST_BITS + 1; l <= MAX_BITS; l++)
+		if (k < h->limit[l])
+			break;
+	if (l > MAX_BITS)
+		return -1;
+	code = k >> (16 - l);
+	if (code < h->first_code[l] || code - h->first_code[l] >= h->count[l])
+		return -1;
+	*len = l;
+	return h->sym[h->first_sym[l] + code - h->first_code[l]];
+}
+
+/* Next symbol, or -1 for a code that is not in the table. */
+static inline int decode(struct in *s, const struct huff *h)
+{
+	unsigned int l;
+	uint32_t e;
+	int sym;
 
 	if (s->cnt < MAX_BITS)
 		refill(s);
 	e = h->fast[s->buf & ((1u << FAST_BITS) - 1)];
 	if (e) {
-		s->buf >>= e >> 9;
-		s->cnt -= e >> 9;
-		return (int)(e & 0x1ff);
+		l = e >> 9;
+		sym = (int)(e & 0x1ff);
+	} else {
+		sym = decode_long(h, (uint32_t)(s->buf & 0xffff), &l);
+		if (sym < 0)
+			return -1;
 	}
-	k = rev16((uint32_t)(s->buf & 0xffff));
-	for (l = FAST_BITS + 1; l <= MAX_BITS; l++)
-		if (k < h->limit[l])
-			break;
-	if (l > MAX_BITS || (k >> (16 - l)) < h->first_code[l] ||
-	    (k >> (16 - l)) - h->first_code[l] >= h->count[l])
-		return -1;
 	s->buf >>= l;
 	s->cnt -= l;
-	return h->sym[h->first_sym[l] + (k >> (16 - l)) - h->first_code[l]];
+	return sym;
 }
 
 static const uint16_t len_base[29] = {
@@ -180,23 +200,24 @@ static const uint8_t dist_extra[30] = {
 };
 
 /*
- * A match: dist back into the output so far, len bytes, overlapping copies
- * allowed.  With 8 bytes of slack before cap, whole 8-byte chunks may run
- * past len (the bytes after it are rewritten by what follows, and they
- * are inside dst either way).
+ * A match at dst[pos]: dist back into the output so far, len bytes,
+ * overlapping copies allowed.  With 8 bytes of slack before cap, whole
+ * 8-byte chunks may run past len (the bytes after it are rewritten by what
+ * follows, and they are inside dst either way).
  */
-static enum vfit_decomp_result copy_match(struct inflate *z, size_t dist, size_t len)
+static enum vfit_decomp_result copy_match(uint8_t *dst, size_t cap, size_t *pos, size_t dist,
+					  size_t len)
 {
-	uint8_t *d = z->dst + z->pos, *e = d + len;
+	uint8_t *d = dst + *pos, *e = d + len;
 	const uint8_t *s;
 
-	if (dist > z->pos)
+	if (dist > *pos)
 		return VFIT_DECOMP_ERR_DATA;
-	if (len > z->cap - z->pos)
+	if (len > cap - *pos)
 		return VFIT_DECOMP_ERR_SPACE;
 	s = d - dist;
-	z->pos += len;
-	if (dist >= 8 && z->cap - z->pos >= 8) {
+	*pos += len;
+	if (dist >= 8 && cap - *pos >= 8) {
 		do {
 			memcpy(d, s, 8);
 			d += 8, s += 8;
@@ -208,39 +229,61 @@ static enum vfit_decomp_result copy_match(struct inflate *z, size_t dist, size_t
 	return VFIT_DECOMP_OK;
 }
 
+/*
+ * The symbols of one block.  The bit reader and the output position live
+ * in locals: output bytes are stored through a uint8_t pointer, which may
+ * alias anything, so state kept in *z would be reloaded after every byte.
+ */
 static enum vfit_decomp_result codes(struct inflate *z)
 {
-	struct in *s = &z->in;
+	struct in s = z->in;
+	uint8_t *dst = z->dst;
+	size_t pos = z->pos, cap = z->cap;
+	enum vfit_decomp_result r;
 
 	for (;;) {
-		int sym = decode(s, &z->lit), ds;
+		int sym = decode(&s, &z->lit), ds;
 		uint32_t len, dist;
-		enum vfit_decomp_result r;
 
-		if (sym < 0 || overrun(s))
-			return VFIT_DECOMP_ERR_DATA;
+		if (sym < 0 || overrun(&s)) {
+			r = VFIT_DECOMP_ERR_DATA;
+			break;
+		}
 		if (sym < 256) {
-			if (z->pos == z->cap)
-				return VFIT_DECOMP_ERR_SPACE;
-			z->dst[z->pos++] = (uint8_t)sym;
+			if (pos == cap) {
+				r = VFIT_DECOMP_ERR_SPACE;
+				break;
+			}
+			dst[pos++] = (uint8_t)sym;
 			continue;
 		}
-		if (sym == 256)
-			return VFIT_DECOMP_OK;
+		if (sym == 256) {
+			r = VFIT_DECOMP_OK;
+			break;
+		}
 		sym -= 257;
-		if (sym >= 29)
-			return VFIT_DECOMP_ERR_DATA;
-		len = len_base[sym] + bits(s, len_extra[sym]);
-		ds = decode(s, &z->dist);
-		if (ds < 0 || ds >= 30)
-			return VFIT_DECOMP_ERR_DATA;
-		dist = dist_base[ds] + bits(s, dist_extra[ds]);
-		if (overrun(s))
-			return VFIT_DECOMP_ERR_DATA;
-		r = copy_match(z, dist, len);
+		if (sym >= 29) {
+			r = VFIT_DECOMP_ERR_DATA;
+			break;
+		}
+		len = len_base[sym] + bits(&s, len_extra[sym]);
+		ds = decode(&s, &z->dist);
+		if (ds < 0 || ds >= 30) {
+			r = VFIT_DECOMP_ERR_DATA;
+			break;
+		}
+		dist = dist_base[ds] + bits(&s, dist_extra[ds]);
+		if (overrun(&s)) {
+			r = VFIT_DECOMP_ERR_DATA;
+			break;
+		}
+		r = copy_match(dst, cap, &pos, dist, len);
 		if (r)
-			return r;
+			break;
 	}
+	z->in = s;
+	z->pos = pos;
+	return r;
 }
 
 static enum vfit_decomp_result stored(struct inflate *z)
