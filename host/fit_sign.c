@@ -625,11 +625,11 @@ static int sign_conf(struct vfit_signer *s, const char *name, struct vfit_fdtbuf
 	k = prepare(s, name, fit->buf, node, &a, &skip, e);
 	if (!k)
 		return skip ? 0 : -1;
-	vr = vfit_fit_check(fit->buf, fdt_totalsize(fit->buf));
+	vr = vfit_fit_check(fit->buf, fdt_totalsize(fit->buf), 0, NULL);
 	if (vr)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FIT: %s", name,
 				    vfit_result_to_string(vr));
-	vr = vfit_conf_nodes(fit->buf, conf, &list);
+	vr = vfit_conf_nodes(fit->buf, conf, &list, NULL);
 	if (vr)
 		return conf_nodes_error(name, fit->buf, conf, vr, e);
 	strings = fdt_size_dt_strings(fit->buf);
