@@ -150,12 +150,38 @@ static void sorted(const struct vfit_node_list *list, int *out)
 }
 
 /*
+ * With end[], the subtree at off (w = 0) holds no listed node when the next
+ * listed offset order[k] lies past its end: then it, and every following
+ * sibling of which the same holds, contribute nothing; *next becomes the
+ * first token after them.  Each hop is one read, no tag walk.
+ */
+static bool skip_to(const void *fit, const struct vfit_node_list *list, const int *order,
+		    unsigned int k, const int32_t *end, int off, int *next)
+{
+	const uint8_t *st = (const uint8_t *)fit + fdt_off_dt_struct(fit);
+	uint32_t size = fdt_size_dt_struct(fit), e;
+	bool hop = false;
+
+	for (;;) {
+		e = (uint32_t)end[off / 4];
+		if (e <= (uint32_t)off || e > size - 4 || (k < list->count && (uint32_t)order[k] < e))
+			return hop;
+		*next = (int)e;
+		hop = true;
+		if (fdt32_ld((const fdt32_t *)(st + e)) != FDT_BEGIN_NODE)
+			return true;
+		off = (int)e;
+	}
+}
+
+/*
  * The walk keeps, per depth, the "want" level w of fit-format.md §3.4: 2
  * for a listed node (its tokens and properties), 1 for a direct child of
  * one (its BEGIN/END tokens only), 0 below.  Runs of included tokens are
  * fed to the hash as one update each, straight from the blob.  With end[],
- * a w = 0 subtree before the next listed node is skipped whole: nothing in
- * it is included, not even its END_NODE (the token before it is not).
+ * a node that gets w = 0 (its parent's w is at most 1) and holds no listed
+ * node is skipped whole: nothing in it is included, not even its END_NODE
+ * (the token before it is not).
  */
 enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, const int32_t *end,
@@ -184,15 +210,8 @@ enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_l
 			while (k < list->count && order[k] < off)
 				k++;
 			incl = k < list->count && order[k] == off;
-			if (!incl && w == 0 && end) {
-				if ((uint32_t)end[off / 4] <= (uint32_t)off ||
-				    (uint32_t)end[off / 4] > fdt_size_dt_struct(fit))
-					return VFIT_ERR_FORMAT;
-				if (k == list->count || order[k] >= end[off / 4]) {
-					next = end[off / 4];
-					break;
-				}
-			}
+			if (!incl && w <= 1 && end && skip_to(fit, list, order, k, end, off, &next))
+				break;
 			stack[depth++] = (uint8_t)w;
 			if (incl)
 				w = 2;

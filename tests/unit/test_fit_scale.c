@@ -270,6 +270,79 @@ static void test_many_dtbs(void)
 	      s[0], s[1]);
 }
 
+/*
+ * vfit_conf_digest_skip() (the signer's, with a subtree index) must give
+ * the message of the full walk for every configuration, on the DTB FIT
+ * and on every FIT of the fuzz corpus.
+ */
+static int32_t *ends(const void *b)
+{
+	int32_t *end = calloc(fdt_size_dt_struct(b) / 4 + 1, sizeof(*end));
+	int stack[64], depth = 0, off = 0, next;
+	uint32_t tag;
+
+	do {
+		tag = fdt_next_tag(b, off, &next);
+		if (tag == FDT_BEGIN_NODE && depth < 64)
+			stack[depth++] = off;
+		else if (tag == FDT_END_NODE && depth > 0)
+			end[stack[--depth] / 4] = next;
+		off = next;
+	} while (tag != FDT_END && next >= 0);
+	return end;
+}
+
+static unsigned int same_digests(const void *b)
+{
+	int32_t *end = ends(b);
+	int confs = fdt_path_offset(b, "/configurations"), conf;
+	struct vfit_node_list list;
+	struct vfit_hash_ctx h;
+	uint8_t d1[32], d2[32];
+	unsigned int n = 0;
+
+	fdt_for_each_subnode(conf, b, confs) {
+		if (vfit_conf_nodes(b, conf, &list, NULL))
+			continue;
+		vfit_hash_init(&h, VFIT_HASH_SHA256);
+		vfit_conf_digest(b, &list, fdt_size_dt_strings(b), &h);
+		vfit_hash_final(&h, d1);
+		vfit_hash_init(&h, VFIT_HASH_SHA256);
+		vfit_conf_digest_skip(b, &list, fdt_size_dt_strings(b), end, &h);
+		vfit_hash_final(&h, d2);
+		CHECK(!memcmp(d1, d2, 32), "skipping walk = full walk for %s",
+		      fdt_get_name(b, conf, NULL));
+		n++;
+	}
+	free(end);
+	return n;
+}
+
+static void test_skip_walk(void)
+{
+	static const char *const seeds[] = {
+		"conf-sha256", "conf-pss-sha1", "conf-ext", "conf-ext-pos", "image-sigs",
+	};
+	unsigned int i, n = 0;
+	size_t len;
+	char path[128];
+	char *raw;
+	uint8_t *b = many_dtbs(300, &len);
+
+	n += same_digests(b);
+	free(b);
+	for (i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+		snprintf(path, sizeof(path), "tests/fuzz/corpus/fuzz_verify/%s", seeds[i]);
+		raw = check_read_file(path, &len);
+		b = malloc(len);
+		memcpy(b, raw + 1, len - 1);
+		n += same_digests(b);
+		free(b);
+		free(raw);
+	}
+	CHECK(n >= 305, "digests compared: %u", n);
+}
+
 /* ---- hash and signature nodes ----------------------------------------------- */
 
 /* One image with the given hash algorithms (hash-1..), `sigs` signature nodes in conf. */
@@ -389,6 +462,7 @@ int main(void)
 	make_ctl();
 	test_nop_flood();
 	test_many_dtbs();
+	test_skip_walk();
 	test_hash_nodes();
 	EVP_PKEY_free(key);
 	free(ctl);
