@@ -19,6 +19,7 @@
  * the result.
  */
 #include <dlfcn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,49 +400,60 @@ static void deep(uint8_t *b, size_t n)
 	free(t.p);
 }
 
-/* One node holding n / 12 empty properties, all named by `name` (len bytes). */
-static void props_node(uint8_t *b, size_t n, const char *where, const char *name, size_t len)
+/*
+ * About n bytes of empty properties all named `name` (len bytes), as the
+ * first properties of the node at `where`, or in a node "pad" of its own.
+ */
+static void props_at(uint8_t *b, size_t n, const char *where, bool pad, const char *name,
+		     size_t len)
 {
 	struct toks t = { 0 };
 	uint32_t off = add_string(b, name, len);
-	size_t i, count = n / 12;
+	size_t i, count = n / 12 - 1;
 
-	begin(&t, "pad");
+	if (pad)
+		begin(&t, "pad");
 	for (i = 0; i < count; i++)
 		prop0(&t, off);
-	end(&t);
+	if (pad)
+		end(&t);
 	splice(b, path(b, where), &t);
 	free(t.p);
 }
 
 static void props(uint8_t *b, size_t n)
 {
-	props_node(b, n, "/images", "p", 1);
+	props_at(b, n, "/images", true, "p", 1);
 }
 
 /* Unsigned properties of /configurations, looked through for `default`. */
 static void conf_props(uint8_t *b, size_t n)
 {
-	struct toks t = { 0 };
-	uint32_t off = add_string(b, "x-pad", 5);
-
-	while (t.n + 12 <= n)
-		prop0(&t, off);
-	splice(b, path(b, "/configurations"), &t);
-	free(t.p);
+	props_at(b, n, "/configurations", false, "x-pad", 5);
 }
 
 /*
  * Half the room in one property name, half in empty properties that all
  * use it: every check that reads a property's name measures its length.
  */
-static void long_names(uint8_t *b, size_t n)
+static void long_name_at(uint8_t *b, size_t n, const char *where, bool pad)
 {
 	char *name = zalloc(n / 2 + 1);
 
 	memset(name, 'x', n / 2);
-	props_node(b, n - n / 2, "/images", name, n / 2);
+	props_at(b, n - n / 2, where, pad, name, n / 2);
 	free(name);
+}
+
+static void long_names(uint8_t *b, size_t n)
+{
+	long_name_at(b, n, "/images", true);
+}
+
+/* The same in /configurations: its `default` is looked up by name. */
+static void conf_long_names(uint8_t *b, size_t n)
+{
+	long_name_at(b, n, "/configurations", false);
 }
 
 /* Siblings whose long names share the configuration's names up to their last bytes. */
@@ -489,6 +501,8 @@ static const struct shape shapes[] = {
 	  { 4096, 1, 1, 0 }, conf_props, 0 },
 	{ "long-name", "empty properties sharing one name of half the FIT",
 	  { 4096, 1, 1, 0 }, long_names, 1 },
+	{ "conf-long-name", "the same as first properties of /configurations",
+	  { 4096, 1, 1, 0 }, conf_long_names, 0 },
 	{ "sigs-16", "16 signature nodes (15 bad, distinct hashed-strings) + NOP pad",
 	  { 4096, 1, 16, 0 }, nop_pad, 0 },
 	{ "names-32", "conf naming 32 strings + siblings sharing their 140-byte prefix",
@@ -549,7 +563,7 @@ static void build(const char *dir, const struct shape *s, const char *name, size
 	len = fdt_totalsize(b);
 	tags = count_tags(b);
 	steps = 0;
-	r = vfit_verify(b, len, ctl, fdt_totalsize(ctl), "conf-1", 0, &res);
+	r = vfit_verify(b, len, ctl, fdt_totalsize(ctl), NULL, 0, &res);
 	printf("%-14s %9zu %8lu %10lu %6.2f  %-16s %s\n", name, len, tags, steps,
 	       (double)steps / (double)tags, vfit_result_to_string(r), s->what);
 	save(dir, name, ".fit", b, len);
