@@ -10,8 +10,8 @@
  * cannot sign would do it: tokens spliced into /images or /configurations,
  * strings appended past hashed-strings.  Three shapes change what is
  * signed instead (16 signature nodes, 32 names, 16 hash nodes): those are
- * the signer's own worst cases.  Every FIT still verifies (one FIT that
- * makes the verifier do sixteen region walks on purpose as well).
+ * the signer's own worst cases.  Every FIT verifies, sigs-16 after
+ * fifteen signature nodes that fail.
  *
  * For each FIT one line: its name, bytes, FDT tags, the tag steps
  * vfit_verify() takes (fdt_next_tag() interposed, as in
@@ -165,7 +165,10 @@ struct base {
 
 static EVP_PKEY *key;
 
-/* The extra names: a long common prefix, then "-NN". */
+/*
+ * NAME_LEN - 3 bytes of 'n', then sep and i in hex: the configuration's
+ * extra names ("-NN") and the siblings that nearly match them ("_NNNNNN").
+ */
 static void long_name(char *s, char sep, unsigned long i, int digits)
 {
 	memset(s, 'n', NAME_LEN - 3);
@@ -343,7 +346,11 @@ static size_t room(size_t want, size_t have)
 	return want - have - 64;
 }
 
-/* A million NOPs then thousands of empty siblings: the old check's worst case. */
+/*
+ * A node of NOPs filling the room (a million at 4 MiB), then 4,000 empty
+ * siblings: the old check rescanned the NOPs for each sibling, and its
+ * 4,096-node limit capped the siblings.
+ */
 static void nop_siblings(uint8_t *b, size_t n)
 {
 	struct toks t = { 0 };
@@ -485,30 +492,30 @@ struct shape {
 	const char *name, *what;
 	struct base base;
 	void (*pad)(uint8_t *b, size_t n);
-	int half;               /* built at half the size too, to show the growth */
+	bool half;              /* built at half the size too, to show the growth */
 };
 
 static const struct shape shapes[] = {
 	{ "nop-siblings", "a node of NOPs, then 4,000 empty siblings (issue 10)",
-	  { 4096, 1, 1, 0 }, nop_siblings, 0 },
+	  { 4096, 1, 1, 0 }, nop_siblings, false },
 	{ "siblings", "empty children of /images, 16 bytes each",
-	  { 4096, 1, 1, 0 }, siblings, 0 },
+	  { 4096, 1, 1, 0 }, siblings, false },
 	{ "deep", "chains of nodes nested to the 32-level limit",
-	  { 4096, 1, 1, 0 }, deep, 0 },
+	  { 4096, 1, 1, 0 }, deep, false },
 	{ "props", "empty properties in one node under /images",
-	  { 4096, 1, 1, 0 }, props, 0 },
+	  { 4096, 1, 1, 0 }, props, false },
 	{ "conf-props", "empty properties of /configurations (read for default)",
-	  { 4096, 1, 1, 0 }, conf_props, 0 },
+	  { 4096, 1, 1, 0 }, conf_props, false },
 	{ "long-name", "empty properties sharing one name of half the FIT",
-	  { 4096, 1, 1, 0 }, long_names, 1 },
+	  { 4096, 1, 1, 0 }, long_names, true },
 	{ "conf-long-name", "the same as first properties of /configurations",
-	  { 4096, 1, 1, 0 }, conf_long_names, 0 },
+	  { 4096, 1, 1, 0 }, conf_long_names, false },
 	{ "sigs-16", "16 signature nodes (15 bad, distinct hashed-strings) + NOP pad",
-	  { 4096, 1, 16, 0 }, nop_pad, 0 },
+	  { 4096, 1, 16, 0 }, nop_pad, false },
 	{ "names-32", "conf naming 32 strings + siblings sharing their 140-byte prefix",
-	  { 4096, 1, 1, 30 }, near_names, 0 },
+	  { 4096, 1, 1, 30 }, near_names, false },
 	{ "hashes-16", "16 hash nodes of 7 algorithms on a kernel filling the FIT",
-	  { 0, 16, 1, 0 }, NULL, 0 },
+	  { 0, 16, 1, 0 }, NULL, false },
 };
 
 /* Tags in the structure block, by a walk of our own (not counted). */
