@@ -37,6 +37,7 @@ run() {
 }
 t() { sed -n "s/^vfit-stage: time $2 \([0-9]*\) ns.*/\1/p" "$T/$1.log"; }
 m() { awk -v n="$1" 'BEGIN { printf "%.1f M", n / 1e6 }'; }
+k() { awk -v n="$1" 'BEGIN { printf "%.1f K", n / 1e3 }'; }
 
 # uboot ARCH FIT: U-Boot's `time bootm start` of FIT in guest instructions, or "-".
 uboot() {
@@ -73,7 +74,7 @@ row() {
 		r=$(awk -v x=$((v + l)) -v y="$3" 'BEGIN { printf "%.3fx", x / y }')
 		ub=$(m "$3")
 	fi
-	printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' "$2" "$(m "$(t $1 read)")" "$(m "$v")" \
+	printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' "$2" "$(k "$(t $1 read)")" "$(m "$v")" \
 		"$(m "$l")" "$(m $((v + l)))" "$(m "$(t $1 reset-to-kernel-entry)")" "$ub" "$r"
 }
 for a in arm64 arm; do
@@ -138,5 +139,5 @@ for a in arm64 arm; do
 	for d in boot fit rsa ecdsa hash decomp disk; do
 		printf ' lib/%s %s' $d "$(part "$Q/$a/stage.map" "/obj/lib/$d/")"
 	done
-	echo
+	echo " (lib/boot's console formatter: $(part "$Q/$a/stage.map" '/obj/lib/boot/boot_(fmt|line)[.]o'))"
 done
