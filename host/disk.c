@@ -5,13 +5,10 @@
  * is written here.  The GPT is the standard one (protective MBR, primary
  * and backup headers and entry arrays; `sgdisk -v` accepts it).
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <libfdt.h>

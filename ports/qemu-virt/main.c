@@ -214,7 +214,7 @@ __attribute__((noreturn)) static void start_linux(void)
 	if (why)
 		refuse(why, NULL);
 	/* The flow placed the file; the kernel's bss (arm64 image_size) follows it. */
-	if (k->addr + mem > ram.base + ram.size ||
+	if (mem > ram.base + ram.size - k->addr ||
 	    overlap(k->addr, mem, ram.loader_addr, ram.loader_size) ||
 	    overlap(k->addr, mem, rd_addr, rd_size))
 		refuse("kernel: its image_size (bss included) reaches the stage, the initrd or the end "
