@@ -10,7 +10,9 @@
 # life through `vfit disk update` and `vfit disk mark-good`: an update on
 # trial runs out of attempts and falls back, a second update is confirmed
 # by the OS and the stage advances the counter, an older FIT is then
-# refused by the host and by the device.  armv7 runs the same cases minus
+# refused by the host and by the device; a confirmation made stale by an
+# update confirms nothing, and one whose chain no longer verifies moves no
+# counter.  armv7 runs the same cases minus
 # that life (the counter is set by the factory tool instead).
 # Which FIT ran is decided by its initramfs's marker line (tests/qemu/lib/qemu.sh).
 . "$(dirname "$0")/../lib.sh"
@@ -100,9 +102,14 @@ for arch in arm64 arm; do
 		"^slot B: no boot attempts left \(never confirmed with mark-good\)$" \
 		"^   Marked bad: slot B$"
 
+	# A confirmation of slot A, then the update: the request is stale at the next boot.
+	"$VFIT" disk mark-good "$T/d.img" >/dev/null 2>&1
+	is "mark-good of slot A asked" 0 $?
 	"$VFIT" disk update --rom "$Q/$arch/rom.dtb" "$T/d.img" "$T/new.fit" >/dev/null 2>&1
 	is "second update accepted" 0 $?
-	boot trial-again $arch "$T/d.img" 0 slot-b2 "^   slot B is on trial: 2 attempts left"
+	boot trial-again $arch "$T/d.img" 0 slot-b2 "^   slot B is on trial: 2 attempts left" \
+		"^vfit-stage: ignoring the OS's confirmation of slot A at state [0-9]+: the state is now [0-9]+$"
+	lacks "$arch: a stale confirmation confirms nothing" "$T/trial-again.log" "^mark-good:"
 	"$VFIT" disk mark-good "$T/d.img" >"$T/mg.out" 2>&1
 	is "mark-good asked" 0 $?
 	contains "mark-good names the slot" "$T/mg.out" "^mark-good: slot B \(booted at state [0-9]+\)"
@@ -120,13 +127,20 @@ for arch in arm64 arm; do
 	is "the host refuses the older FIT" 1 $?
 	contains "for its rollback index" "$T/upd.out" "rollback index 1 < counter 2 for 'kernel'"
 	ok "a refused update leaves the disk" cmp "$T/d.img" "$T/saved.img"
-	# Slot B's kernel damaged on the disk: slot A's older FIT is no fallback any more.
+	# Slot B's kernel damaged on the disk after the OS confirmed it again: the
+	# confirmation finds a chain that no longer verifies, and slot A's older FIT
+	# is no fallback any more.
+	"$VFIT" disk mark-good "$T/d.img" >/dev/null 2>&1
+	is "mark-good asked again" 0 $?
 	b_at=$(( (1 + 48) * 1048576 + 4096 ))
 	flip "$T/d.img" $((b_at + 1048576))
 	boot no-rollback $arch "$T/d.img" 0 recovery \
+		"^mark-good: refused, chain no longer verifies: slot B$" \
 		"^slot A stage 1: rollback index 1 < counter 2 for 'kernel'$" \
 		"^slot B stage 1: bad hash value at /images/kernel/hash-1 value \(configuration 'conf-1'\)$"
 	lacks "$arch: slot A's older FIT never ran" "$T/no-rollback.log" "initramfs slot-a"
+	lacks "$arch: no counter moves for a chain that no longer verifies" "$T/no-rollback.log" \
+		"^   Rollback counter "
 	rm -f "$T"/*.img
 done
 finish
