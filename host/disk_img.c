@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "disk_int.h"
+#include "mkimage_int.h"
 
 const char *const vfit_disk_part_name[P_COUNT] = {
 	"vfit-a", "vfit-b", "vfit-recovery", "vfit-state", "vfit-counters",
@@ -126,6 +127,9 @@ int vfit_disk_tmp_commit(int fd, char *tmp, const char *path, struct vfit_err *e
 	if (fsync(fd) || close(fd) || rename(tmp, path)) {
 		r = vfit_disk_io_err(e, path, "replace");
 		unlink(tmp);
+	} else if (vfit_sync_dir(path)) {
+		/* Renamed, but the directory entry may not survive a power cut yet. */
+		r = vfit_disk_io_err(e, path, "sync the directory of");
 	}
 	free(tmp);
 	return r;
