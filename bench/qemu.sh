@@ -78,8 +78,11 @@ row() {
 		"$(m "$l")" "$(m $((v + l)))" "$(m "$(t $1 reset-to-kernel-entry)")" "$ub" "$r"
 }
 for a in arm64 arm; do
-	# The default disk, a copy: the boot writes the state.
-	cp --sparse=always "$Q/$a/disk.img" "$T/$a.img"
+	# The default disk's contents, fresh: make qemu-boot's image keeps its boots' state.
+	"$VFIT" disk create --slot-size 48M "$T/$a.img" >/dev/null &&
+		"$VFIT" disk write "$T/$a.img" a "$Q/$a/linux.fit" &&
+		"$VFIT" disk write "$T/$a.img" b "$Q/$a/linux.fit" &&
+		"$VFIT" disk write "$T/$a.img" recovery "$Q/$a/recovery.fit" || exit 1
 	run $a "$T/$a.img" $a
 	rm -f "$T/$a.img"
 	row $a "$a $(wc -c <"$Q/$a/linux.fit") B FIT" "$(uboot $a "$Q/$a/linux.fit")"

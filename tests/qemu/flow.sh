@@ -44,7 +44,7 @@ for arch in arm64 arm; do
 	cp "$T/a.fit" "$T/a-bad.fit" && flip "$T/a-bad.fit" 1048576
 	cp "$T/b.fit" "$T/b-bad.fit" && flip "$T/b-bad.fit" 1048576
 
-	cp --sparse=always "$Q/$arch/disk.img" "$T/clean.img"
+	std_disk $arch "$T/clean.img"
 	boot clean $arch "$T/clean.img" 0 main "^## Trying slot A$" \
 		"^   Verifying Hash Integrity \.\.\. sha256,rsa2048:dev\+ OK$" \
 		"^   Rollback index 1 >= counter 0 for 'kernel' OK$" \

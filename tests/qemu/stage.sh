@@ -38,16 +38,18 @@ for arch in arm64 arm; do
 
 	# vfit-state and vfit-counters follow three 48 MiB chains after the first MiB.
 	for p in state counters; do
-		cp --sparse=always "$Q/$arch/disk.img" "$T/$p.img"
+		std_disk $arch "$T/$p.img"
 		at=$(( (1 + 3 * 48 + $([ $p = counters ] && echo 1 || echo 0)) * 1048576 ))
-		printf 'XX' | dd of="$T/$p.img" bs=1 seek=$((at + 30)) conv=notrunc 2>/dev/null
+		for copy in 0 4096; do
+			printf 'XX' | dd of="$T/$p.img" bs=1 seek=$((at + copy + 30)) conv=notrunc 2>/dev/null
+		done
 		boot corrupt-$p $arch "$T/$p.img" 1 "" \
 			"^vfit-stage: halted: vfit-$p: no valid copy \(corrupt or unreadable\): failing closed$"
 		lacks "$arch corrupt-$p: refused before the flow" "$T/corrupt-$p.log" "^## Trying"
 	done
 
 	# The platform layer's write paths on the device, read back by the host's codecs.
-	cp --sparse=always "$Q/$arch/disk.img" "$T/self.img"
+	std_disk $arch "$T/self.img"
 	"$VFIT" disk write "$T/self.img" b
 	QEMU_TIMEOUT=${QEMU_TIMEOUT:-90} "$ROOT/ports/qemu-virt/boot" $arch \
 		"$Q/$arch/stage-selftest.bin" "$T/self.img" "vfit-selftest: all passed" >"$T/self.log" 2>&1 &&
@@ -65,7 +67,7 @@ for arch in arm64 arm; do
 		contains "$arch self-test: GPT still valid" "$T/sg.out" '^No problems found'
 	fi
 
-	cp --sparse=always "$Q/$arch/disk.img" "$T/nogpt.img"
+	std_disk $arch "$T/nogpt.img"
 	dd if=/dev/zero of="$T/nogpt.img" bs=512 seek=1 count=1 conv=notrunc 2>/dev/null
 	dd if=/dev/zero of="$T/nogpt.img" bs=512 count=1 conv=notrunc \
 		seek=$(( $(wc -c <"$T/nogpt.img") / 512 - 1 )) 2>/dev/null
@@ -74,7 +76,7 @@ for arch in arm64 arm; do
 done
 
 # QEMU 7.2 offers legacy virtio-mmio by default; the driver speaks version 2 too.
-cp --sparse=always "$Q/arm64/disk.img" "$T/v2.img"
+std_disk arm64 "$T/v2.img"
 QEMU_EXTRA="-global virtio-mmio.force-legacy=false" boot virtio-v2 arm64 "$T/v2.img" 0 main
 rm -f "$T/v2.img"
 

@@ -13,6 +13,8 @@
 #   fit ARCH OUT TAG [mkfit options]   a signed FIT (keys of the stage unless -k)
 #   mkdisk OUT A B REC          a disk whose slot chains are the FIT lists A, B and
 #                               REC (comma-separated, "-" for none)
+#   std_disk ARCH OUT           a fresh copy of the default disk (make qemu-disk's
+#                               contents; that image itself keeps the state of its boots)
 #   boot NAME ARCH DISK WANT TAG [REGEX...]   one boot: exit WANT; TAG's marker
 #                               line (WANT 0) or no marker at all; each REGEX in the log;
 #                               $QEMU_EXTRA: more QEMU arguments; the console log is
@@ -91,6 +93,10 @@ mkdisk() {
 		# shellcheck disable=SC2046
 		"$VFIT" disk write "$1" "${_c%%:*}" $(echo "$_fits" | tr , ' ') || return 1
 	done
+}
+
+std_disk() {
+	mkdisk "$2" "$Q/$1/linux.fit" "$Q/$1/linux.fit" "$Q/$1/recovery.fit"
 }
 
 boot() {
