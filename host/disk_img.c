@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "disk_int.h"
-#include "mkimage_int.h"
 
 const char *const vfit_disk_part_name[P_COUNT] = {
 	"vfit-a", "vfit-b", "vfit-recovery", "vfit-state", "vfit-counters",
