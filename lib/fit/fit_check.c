@@ -154,7 +154,7 @@ static enum vfit_result fit_node(const char *name, int nlen, int depth, unsigned
 enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
 			       struct vfit_diag *diag)
 {
-	const uint8_t *st = (const uint8_t *)fdt + fdt_off_dt_struct(fdt);
+	const uint8_t *st;
 	unsigned int plen[VFIT_MAX_DEPTH + 1];
 	int depth = -1, off = 0, next, nlen;
 	bool closed = false;
@@ -174,6 +174,7 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsi
 	if (fdt_version(fdt) < 17 || fdt_off_dt_struct(fdt) % 4 || fdt_check_header(fdt) ||
 	    fdt_num_mem_rsv(fdt) < 0)
 		return VFIT_ERR_FORMAT;
+	st = (const uint8_t *)fdt + fdt_off_dt_struct(fdt);
 	for (;;) {
 		tag = fdt_next_tag(fdt, off, &next);
 		if (next < 0 || (closed && tag != FDT_END))
