@@ -7,8 +7,15 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
 
+need swtpm tpm2_getcap tpm2_nvreadpublic tpm2_nvincrement tpm2_nvwrite tpm2_nvundefine \
+	tpm2_nvdefine tpm2_startauthsession tpm2_policycommandcode tpm2_flushcontext
 SWTPM_PID=
 trap '[ -n "$SWTPM_PID" ] && kill "$SWTPM_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
+# alive PID: the process runs (an exited child stays a zombie until waited for)
+alive() {
+	st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)
+	[ -n "$st" ] && [ "$st" != Z ]
+}
 mkdir -p "$T/tpm"
 for try in 1 2 3 4 5; do
 	port=$(( 20000 + ($$ * 7 + try * 131) % 20000 ))
@@ -17,15 +24,12 @@ for try in 1 2 3 4 5; do
 		--flags not-need-init,startup-clear >"$T/swtpm.log" 2>&1 &
 	SWTPM_PID=$!
 	TCTI="swtpm:host=127.0.0.1,port=$port"
-	# Ready when it answers; gone when the port was taken.
-	i=0
-	while [ $i -lt 50 ] && kill -0 "$SWTPM_PID" 2>/dev/null &&
-	      ! tpm2_getcap -T "$TCTI" properties-fixed >/dev/null 2>&1; do
+	# Ready when it answers, gone when the port was taken: no time limit
+	# here (tests/run's per-test timeout ends a hang).
+	while alive "$SWTPM_PID" && ! tpm2_getcap -T "$TCTI" properties-fixed >/dev/null 2>&1; do
 		sleep 0.1
-		i=$((i + 1))
 	done
-	kill -0 "$SWTPM_PID" 2>/dev/null && [ $i -lt 50 ] && break
-	kill "$SWTPM_PID" 2>/dev/null
+	alive "$SWTPM_PID" && break
 	wait "$SWTPM_PID" 2>/dev/null
 	SWTPM_PID=
 done
