@@ -21,6 +21,12 @@
 #include "vfit-host/host.h"
 #include "../../lib/boot/boot_int.h"
 
+/*
+ * A libfdt edit or build step the next check relies on: had it failed, the
+ * check would prove nothing.
+ */
+#define FDT(call) REQUIRE((call) >= 0, "%s", #call)
+
 #define RAM_BASE 0x80000000u
 #define RAM_SIZE 0x04000000u        /* 64 MiB */
 #define FIT_ADDR 0x82000000u
@@ -303,16 +309,16 @@ static size_t make_rom(uint8_t *buf, size_t cap)
 	static const uint8_t modulus[4] = { 1, 2, 3, 4 };
 	int sig, k;
 
-	fdt_create_empty_tree(buf, (int)cap);
+	FDT(fdt_create_empty_tree(buf, (int)cap));
 	sig = fdt_add_subnode(buf, 0, "signature");
-	fdt_setprop_string(buf, sig, "required-mode", "all");
+	FDT(fdt_setprop_string(buf, sig, "required-mode", "all"));
 	k = fdt_add_subnode(buf, sig, "key-dev");
-	fdt_setprop_string(buf, k, "algo", "sha256,rsa2048");
-	fdt_setprop_string(buf, k, "required", "conf");
-	fdt_setprop(buf, k, "rsa,modulus", modulus, sizeof(modulus));
+	FDT(fdt_setprop_string(buf, k, "algo", "sha256,rsa2048"));
+	FDT(fdt_setprop_string(buf, k, "required", "conf"));
+	FDT(fdt_setprop(buf, k, "rsa,modulus", modulus, sizeof(modulus)));
 	k = fdt_add_subnode(buf, sig, "key-recovery");
-	fdt_setprop_string(buf, k, "algo", "sha256,rsa2048");
-	fdt_pack(buf);
+	FDT(fdt_setprop_string(buf, k, "algo", "sha256,rsa2048"));
+	FDT(fdt_pack(buf));
 	return fdt_totalsize(buf);
 }
 
@@ -417,8 +423,8 @@ static int build_fits(void)
 		kernel_payload[i] = (uint8_t)(i * 7 + (i >> 8));
 	snprintf(path, sizeof(path), "%s/kernel.bin", dir);
 	write_file(path, kernel_payload, KSIZE);
-	fdt_create_empty_tree(dtb, sizeof(dtb));
-	fdt_pack(dtb);
+	FDT(fdt_create_empty_tree(dtb, sizeof(dtb)));
+	FDT(fdt_pack(dtb));
 	snprintf(path, sizeof(path), "%s/rom.dtb", dir);
 	write_file(path, dtb, fdt_totalsize(dtb));
 	snprintf(path, sizeof(path), "%s/bl.dtb", dir);
