@@ -7,7 +7,7 @@
 cd "$T" || exit 2
 
 rsa_key dev 2048
-head -c 777 /dev/urandom > k.bin
+random k.bin 777
 printf '/dts-v1/;\n/ { };\n' > ctl.dts
 dtc -I dts -O dtb -o ctl.dtb ctl.dts
 cp ctl.dtb nokeys.dtb

@@ -29,9 +29,9 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 	INDEX= COMP=none KLOAD=0x80080000 FDTLOAD=0x83000000 RDLOAD=0x84000000 KSIZE=20000
 	DESC=kernel REQ=-r NOSIG=
 	for a in "$@"; do eval "$a"; done
-	d=$W/k.$$.$(basename "$out")
+	d=$W/k.$(basename "$out")
 	mkdir -p "$d"
-	head -c "$KSIZE" /dev/urandom >"$d/kernel.bin"
+	random "$d/kernel.bin" "$KSIZE"
 	case $COMP in
 	gzip) gzip -9 -n -c "$d/kernel.bin" >"$d/kernel.img" ;;
 	lz4) lz4 -q -9 -c "$d/kernel.bin" >"$d/kernel.img" ;;
@@ -40,7 +40,7 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 	cp "$d/kernel.bin" "$out.kernel.bin"
 	printf '/dts-v1/;\n/ { model = "sim"; compatible = "vfit,sim"; };\n' |
 		dtc -I dts -O dtb -o "$d/board.dtb" - 2>/dev/null
-	head -c 3000 /dev/urandom >"$d/ramdisk.bin"
+	random "$d/ramdisk.bin" 3000
 	idx=
 	[ -n "$INDEX" ] && idx="rollback-index = <$INDEX>;"
 	sig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\";
@@ -104,9 +104,9 @@ bl_fit() { # OUT KEY ROMDTB BLDTB [INDEX=n] [FWLOAD=addr]
 	shift 4
 	INDEX= FWLOAD=0x87000000
 	for a in "$@"; do eval "$a"; done
-	d=$W/b.$$.$(basename "$out")
+	d=$W/b.$(basename "$out")
 	mkdir -p "$d"
-	head -c 5000 /dev/urandom >"$d/u-boot.bin"
+	random "$d/u-boot.bin" 5000
 	cp "$bldtb" "$d/bl.dtb"
 	idx=
 	[ -n "$INDEX" ] && idx="rollback-index = <$INDEX>;"
