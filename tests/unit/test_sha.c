@@ -507,6 +507,7 @@ int main(int argc, char **argv)
 #if defined(__x86_64__)
 	accel = check_cpu(cpu_has_sha(), "sha-ni", argv);
 #else
+	(void)argv;
 	accel = cpu_has_sha();
 	if (!accel)
 		SKIP("hw", "this build has no SHA instructions vfit can use");
