@@ -45,7 +45,7 @@ status 2 "missing FIT" "$VFIT" verify -f none.fit -k ctl.dtb
 status 2 "missing DTB" "$VFIT" verify -f a.fit -k none.dtb
 status 2 "directory" "$VFIT" verify -f . -k ctl.dtb
 mkfifo fifo
-status 2 "FIFO: refused, no hang" timeout 20 "$VFIT" verify -f fifo -k ctl.dtb
+status 2 "FIFO: refused, no hang" timeout 120 "$VFIT" verify -f fifo -k ctl.dtb
 status 0 "--help" "$VFIT" verify --help
 : > empty
 status 1 "empty FIT" "$VFIT" verify -f empty -k ctl.dtb
