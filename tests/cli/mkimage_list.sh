@@ -38,7 +38,7 @@ ok "info" "$VFIT" info l.fit
 cp "$T/.out" info.txt
 "$VFIT" mkimage -l l.fit > l.txt
 status 0 "-l" test $? = 0
-ok "-l = info" cmp l.txt info.txt
+same "-l = info" l.txt info.txt
 contains "description" info.txt "^FIT description: listing$"
 contains "created" info.txt "^Created: +Tue Nov 14 22:13:20 2023"
 contains "image" info.txt "^ Image 0 \(kernel\)$"
