@@ -33,13 +33,72 @@ static const char *const result_names[] = {
 	"FORMAT", "TRUNCATED", "TOO_LARGE", "UNIT_ADDRESS", "LIMIT", "DUPLICATE", "MISSING",
 	"NO_CONFIG", "NO_IMAGES", "NO_HASH", "HASH", "HASH_LENGTH", "HASHED_STRINGS",
 	"STRINGS_BOUNDS", "DATA", "DATA_BOUNDS", "DATA_OVERLAP", "REQUIRED", "KEY_ALGO",
-	"NO_SIGNATURE", "UNENFORCED", "CONTROL",
+	"NO_SIGNATURE", "UNENFORCED", "CONTROL", "WEAK_HASH",
 };
 
 static const char *result_name(enum vfit_result r)
 {
 	return (unsigned int)r < sizeof(result_names) / sizeof(result_names[0]) ?
 	       result_names[r] : "UNKNOWN";
+}
+
+/* What each limit is, in the order of enum vfit_limit, for VFIT_ERR_LIMIT. */
+static const struct {
+	const char *what, *knob;
+	long value;
+} limits[] = {
+	[VFIT_LIMIT_DEPTH] = { "node nesting levels", "VFIT_MAX_DEPTH", VFIT_MAX_DEPTH },
+	[VFIT_LIMIT_PATH] = { "bytes of a node path", "VFIT_PATH_MAX", VFIT_PATH_MAX },
+	[VFIT_LIMIT_IMAGES] = { "image references in one configuration", "VFIT_MAX_IMAGES",
+				VFIT_MAX_IMAGES },
+	[VFIT_LIMIT_CONF_REFS] = { "distinct strings in one configuration", "VFIT_MAX_CONF_REFS",
+				   VFIT_MAX_CONF_REFS },
+	[VFIT_LIMIT_HASHED_NODES] = { "nodes under one configuration signature",
+				      "VFIT_MAX_HASHED_NODES", VFIT_MAX_HASHED_NODES },
+	[VFIT_LIMIT_REGIONS] = { "regions per signed node (18 + 7 per node)", NULL, 0 },
+	[VFIT_LIMIT_SIGNATURES] = { "signature nodes in one node", "VFIT_MAX_SIGNATURES",
+				    VFIT_MAX_SIGNATURES },
+	[VFIT_LIMIT_HASHES] = { "hash nodes in one image", "VFIT_MAX_HASHES", VFIT_MAX_HASHES },
+	[VFIT_LIMIT_KEYS] = { "required keys", "VFIT_MAX_KEYS", VFIT_MAX_KEYS },
+};
+
+/*
+ * "more than 16 image references in one configuration (VFIT_MAX_IMAGES;
+ * ...)": the limit, its value and the fix.  Limits that are U-Boot's own
+ * cannot be raised: a FIT past them does not boot in U-Boot either.
+ */
+static void put_limit(FILE *f, enum vfit_limit l)
+{
+	if ((unsigned int)l >= sizeof(limits) / sizeof(limits[0]) || !limits[l].what)
+		return;
+	if (!limits[l].knob)
+		fprintf(f, ": more %s than U-Boot allows", limits[l].what);
+	else if (l == VFIT_LIMIT_DEPTH || l == VFIT_LIMIT_PATH || l == VFIT_LIMIT_HASHED_NODES ||
+		 l == VFIT_LIMIT_KEYS)
+		fprintf(f, ": more than %ld %s (%s, U-Boot's own limit: restructure the FIT)",
+			limits[l].value, limits[l].what, limits[l].knob);
+	else
+		fprintf(f, ": more than %ld %s (%s; rebuild libvfit with -D%s=N to allow more)",
+			limits[l].value, limits[l].what, limits[l].knob, limits[l].knob);
+}
+
+/* What a verification that enforced nothing did check, counted from the records. */
+static void put_unenforced(const struct vfit_verify_result *res)
+{
+	unsigned int i, hashes = 0, sigs = 0;
+
+	for (i = 0; i < res->nchecks; i++) {
+		if (res->check[i].kind == VFIT_CHECK_HASH)
+			hashes++;
+		else if (!res->check[i].result)
+			sigs++;
+	}
+	printf(" (UNENFORCED: no key is required, authenticity NOT checked; ");
+	if (!hashes && !sigs)
+		printf("nothing was checked: no hash node, no signature)");
+	else
+		printf("integrity only: %u hash%s, %u optional signature%s verified)", hashes,
+		       hashes == 1 ? "" : "es", sigs, sigs == 1 ? "" : "s");
 }
 
 struct map {
@@ -190,6 +249,8 @@ static void print_json(const struct vfit_verify_result *res, const char *file,
 	json_str(res->result && res->err_node >= 0 ? res->err_path : NULL);
 	printf(",\"property\":");
 	json_str(res->err_prop);
+	printf(",\"limit\":");
+	json_str(res->result == VFIT_ERR_LIMIT && res->err_limit ? limits[res->err_limit].knob : NULL);
 	printf(",\"failed_key\":");
 	json_str(res->err_key >= 0 ? node_path(ctl, res->err_key, path, sizeof(path)) : NULL);
 	printf("},\"configuration\":");
@@ -286,11 +347,13 @@ int cmd_verify(int argc, char **argv)
 		print_json(res, fit.path, fit.p, ctl.p);
 	} else {
 		print_lines(res, fit.p, ctl.p);
-		if (!res->result)
-			printf("Verified configuration '%s': %u image%s%s\n", res->conf,
-			       res->nimages, res->nimages == 1 ? "" : "s",
-			       res->unenforced ? " (UNENFORCED: no key is required)" : "");
-		else
+		if (!res->result) {
+			printf("Verified configuration '%s': %u image%s", res->conf, res->nimages,
+			       res->nimages == 1 ? "" : "s");
+			if (res->unenforced)
+				put_unenforced(res);
+			putchar('\n');
+		} else
 			printf("Rejected: %s\n", vfit_result_to_string(res->result));
 	}
 	if (res->result) {
@@ -304,7 +367,10 @@ int cmd_verify(int argc, char **argv)
 			fprintf(stderr, "%s: ", res->err_path);
 		if (res->err_prop)
 			fprintf(stderr, "%s: ", res->err_prop);
-		fprintf(stderr, "%s\n", vfit_result_to_string(res->result));
+		fprintf(stderr, "%s", vfit_result_to_string(res->result));
+		if (res->result == VFIT_ERR_LIMIT)
+			put_limit(stderr, res->err_limit);
+		fputc('\n', stderr);
 	}
 	status = res->result ? 1 : 0;
 	vfit_file_unmap(fit.p, fit.len);

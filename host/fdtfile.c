@@ -344,6 +344,13 @@ int vfit_fdt_u32(const void *fdt, int node, const char *name, uint32_t *v)
 	return 0;
 }
 
+int vfit_fdt_prefix(const void *fdt, int node, const char *prefix)
+{
+	const char *n = fdt_get_name(fdt, node, NULL);
+
+	return n && !strncmp(n, prefix, strlen(prefix));
+}
+
 size_t vfit_fdt_used(const void *fdt)
 {
 	return (size_t)fdt_off_dt_strings(fdt) + fdt_size_dt_strings(fdt);

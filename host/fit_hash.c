@@ -85,10 +85,10 @@ static int check_rollback(const char *name, const void *fit, int conf, struct vf
 }
 
 /* Configuration references name existing images; default names a configuration. */
-static int check_confs(const char *name, const void *fit, struct vfit_err *e)
+static int check_confs(const char *name, const void *fit, const struct vfit_fit_index *ix,
+		       struct vfit_err *e)
 {
 	int confs = fdt_path_offset(fit, "/configurations");
-	int images = fdt_path_offset(fit, "/images");
 	const char *def, *s;
 	int conf, i, len, k;
 
@@ -106,7 +106,7 @@ static int check_confs(const char *name, const void *fit, struct vfit_err *e)
 			len = fdt_stringlist_count(fit, conf, image_refs[i]);
 			for (k = 0; k < len; k++) {
 				s = fdt_stringlist_get(fit, conf, image_refs[i], k, NULL);
-				if (s && fdt_subnode_offset(fit, images, s) >= 0)
+				if (s && vfit_fit_index_image(ix, s) >= 0)
 					continue;
 				return vfit_err_set(e, VFIT_EXIT_REJECT,
 						    "%s: %s: %s image '%s' not found in /images",
@@ -121,6 +121,7 @@ static int check_confs(const char *name, const void *fit, struct vfit_err *e)
 int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e)
 {
 	int images, r = fdt_check_full(fit, fdt_totalsize(fit));
+	struct vfit_fit_index *ix;
 
 	if (r)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
@@ -132,14 +133,13 @@ int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: /: description missing", name);
 	if (images < 0)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: /images missing", name);
-	return check_confs(name, fit, e);
-}
-
-static int has_prefix(const void *fit, int node, const char *prefix)
-{
-	const char *n = fdt_get_name(fit, node, NULL);
-
-	return n && !strncmp(n, prefix, strlen(prefix));
+	/* Image names are looked up once per reference: by name, not by a walk each. */
+	ix = vfit_fit_index_new(name, fit, e);
+	if (!ix)
+		return -1;
+	r = check_confs(name, fit, ix, e);
+	vfit_fit_index_free(ix);
+	return r;
 }
 
 struct digests {
@@ -211,9 +211,9 @@ static int plan(const char *name, const void *fit, int img, const struct vfit_si
 	int sub, a;
 
 	fdt_for_each_subnode(sub, fit, img) {
-		if (has_prefix(fit, sub, "hash")) {
+		if (vfit_fdt_prefix(fit, sub, "hash")) {
 			a = hash_algo(name, fit, sub, e);
-		} else if (s && vfit_signer_active(s) && has_prefix(fit, sub, "signature")) {
+		} else if (s && vfit_signer_active(s) && vfit_fdt_prefix(fit, sub, "signature")) {
 			a = (int)vfit_sign_node_hash(s, name, fit, sub, e);
 			if (a == VFIT_HASH_INVALID)
 				a = -1;
@@ -230,8 +230,8 @@ static int plan(const char *name, const void *fit, int img, const struct vfit_si
 	return 0;
 }
 
-static int do_image(const char *name, struct vfit_fdtbuf *fit, int img, struct vfit_signer *s,
-		    struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+static int do_image(const char *name, const void *fit, int img, struct vfit_signer *s,
+		    struct vfit_edits *ed, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
 	struct digests d = { .n = 0 };
 	const void *data;
@@ -243,45 +243,54 @@ static int do_image(const char *name, struct vfit_fdtbuf *fit, int img, struct v
 	 * cipher node promises ciphertext.  Already encrypted images (with
 	 * data-size-unciphered) are only re-hashed and re-signed.
 	 */
-	if (s && vfit_signer_active(s) && fdt_subnode_offset(fit->buf, img, "cipher") >= 0 &&
-	    !fdt_getprop(fit->buf, img, "data-size-unciphered", NULL))
+	if (s && vfit_signer_active(s) && fdt_subnode_offset(fit, img, "cipher") >= 0 &&
+	    !fdt_getprop(fit, img, "data-size-unciphered", NULL))
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "%s: %s/cipher: encryption is not supported by vfit", name,
-				    vfit_node_path(fit->buf, img));
-	if (plan(name, fit->buf, img, s, &d, e))
+				    vfit_node_path(fit, img));
+	if (plan(name, fit, img, s, &d, e))
 		return -1;
-	data = fdt_getprop(fit->buf, img, "data", &len);
+	data = fdt_getprop(fit, img, "data", &len);
 	if (!data)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: no data", name,
-				    vfit_node_path(fit->buf, img));
+				    vfit_node_path(fit, img));
 	compute(&d, data, (size_t)len);
-	/* Writes move later subnodes: walk again from the current one each time. */
-	for (sub = fdt_first_subnode(fit->buf, img); sub >= 0;
-	     sub = fdt_next_subnode(fit->buf, sub)) {
-		if (has_prefix(fit->buf, sub, "hash")) {
-			a = hash_algo(name, fit->buf, sub, e);
-			r = vfit_fdt_setprop(fit, sub, "value", digest_of(&d, a),
-					     vfit_hash_size((enum vfit_hash)a));
+	fdt_for_each_subnode(sub, fit, img) {
+		if (vfit_fdt_prefix(fit, sub, "hash")) {
+			a = hash_algo(name, fit, sub, e);
+			r = vfit_edits_set(ed, sub, "value", digest_of(&d, a),
+					   vfit_hash_size((enum vfit_hash)a));
 			if (r)
 				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
-						    vfit_node_path(fit->buf, sub), fdt_strerror(r));
-		} else if (s && vfit_signer_active(s) && has_prefix(fit->buf, sub, "signature")) {
-			a = (int)vfit_sign_node_hash(s, name, fit->buf, sub, e);
+						    vfit_node_path(fit, sub), fdt_strerror(r));
+		} else if (s && vfit_signer_active(s) && vfit_fdt_prefix(fit, sub, "signature")) {
+			a = (int)vfit_sign_node_hash(s, name, fit, sub, e);
 			if (vfit_sign_image_node(s, name, fit, sub, digest_of(&d, a),
-						 (enum vfit_hash)a, keydtb, e))
+						 (enum vfit_hash)a, ed, keydtb, e))
 				return -1;
 		}
 	}
 	return 0;
 }
 
+/* Every value and image signature is recorded, then written in one pass. */
 int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
 			 struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
-	int images = fdt_path_offset(fit->buf, "/images"), img;
+	int images = fdt_path_offset(fit->buf, "/images"), img, r;
+	struct vfit_edits *ed = vfit_edits_new(fit->buf);
 
-	fdt_for_each_subnode(img, fit->buf, images)
-		if (do_image(name, fit, img, s, keydtb, e))
+	if (!ed)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
+	fdt_for_each_subnode(img, fit->buf, images) {
+		if (do_image(name, fit->buf, img, s, ed, keydtb, e)) {
+			vfit_edits_free(ed);
 			return -1;
+		}
+	}
+	r = vfit_edits_apply(ed, fit);
+	vfit_edits_free(ed);
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", name, fdt_strerror(r));
 	return 0;
 }

@@ -10,7 +10,11 @@
  *
  * Properties are written in mkimage's order (value, signer-name,
  * signer-version, comment, timestamp, hashed-nodes, hashed-strings, algo
- * with -o), so libfdt's insert-at-front leaves the same blob order.
+ * with -o), so libfdt's insert-at-front leaves the same blob order.  They
+ * are recorded (host/fdtedit.c) and applied in one pass per signing pass,
+ * and the FIT is checked and indexed once (host/fit_index.c): signing
+ * thousands of configurations costs one region walk each over what they
+ * sign, never a pass over the whole FIT per signature.
  */
 #include <errno.h>
 #include <limits.h>
@@ -51,7 +55,7 @@ struct vfit_signer {
 
 struct algo {
 	enum vfit_hash hash;
-	unsigned int bits;
+	const struct vfit_sig_algo *sig;  /* the row of the device library's table */
 	char str[64];      /* the full algo string (a copy: the FIT moves while signing) */
 	char hint[128];    /* key-name-hint: names the -K key node */
 	int pss;
@@ -114,36 +118,25 @@ int vfit_timestamp(uint32_t *t, struct vfit_err *e)
 	return 0;
 }
 
-/* "<hash>,<crypto>" with the hash and RSA sizes vfit signs with. */
+/* "<hash>,<algorithm>": the device library's grammar and table, so vfit signs what it verifies. */
 static int parse_algo(const char *name, const void *fit, int node, const char *str,
 		      struct algo *a, struct vfit_err *e)
 {
-	static const struct {
-		const char *s;
-		unsigned int bits;
-	} rsa[] = { { "rsa2048", 2048 }, { "rsa3072", 3072 }, { "rsa4096", 4096 } };
+	struct vfit_algo la;
 	const char *comma = strchr(str, ',');
-	size_t i;
 
-	if (strlen(str) >= sizeof(a->str))
-		goto bad;
+	if (strlen(str) >= sizeof(a->str) || vfit_algo_parse(str, (int)strlen(str) + 1, &la)) {
+		if (comma && (!strncmp(comma + 1, "ecdsa", 5) || !strcmp(comma + 1, "secp521r1")))
+			return vfit_err_set(e, VFIT_EXIT_REJECT,
+					    "%s: %s: algo '%s': ECDSA signing is not supported by vfit",
+					    name, vfit_node_path(fit, node), str);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: unknown algo '%s'", name,
+				    vfit_node_path(fit, node), str);
+	}
 	strcpy(a->str, str);
-	a->hash = comma ? vfit_hash_lookup(str, (size_t)(comma - str)) : VFIT_HASH_INVALID;
-	if (a->hash != VFIT_HASH_SHA1 && a->hash != VFIT_HASH_SHA256 &&
-	    a->hash != VFIT_HASH_SHA384 && a->hash != VFIT_HASH_SHA512)
-		goto bad;
-	for (i = 0; i < sizeof(rsa) / sizeof(rsa[0]); i++)
-		if (!strcmp(comma + 1, rsa[i].s)) {
-			a->bits = rsa[i].bits;
-			return 0;
-		}
-	if (!strncmp(comma + 1, "ecdsa", 5) || !strcmp(comma + 1, "secp521r1"))
-		return vfit_err_set(e, VFIT_EXIT_REJECT,
-				    "%s: %s: algo '%s': ECDSA signing is not supported by vfit",
-				    name, vfit_node_path(fit, node), str);
-bad:
-	return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: unknown algo '%s'", name,
-			    vfit_node_path(fit, node), str);
+	a->hash = la.hash;
+	a->sig = la.sig;
+	return 0;
 }
 
 static int node_algo(const struct vfit_signer *s, const char *name, const void *fit, int node,
@@ -392,25 +385,26 @@ static int rsa_sign(const char *name, const void *fit, int node, EVP_PKEY *priv,
 }
 
 /* mkimage's properties of a signed node, in its order. */
-static int write_sig(struct vfit_signer *s, struct vfit_fdtbuf *fit, int node, const uint8_t *sig,
+static int write_sig(struct vfit_signer *s, struct vfit_edits *ed, int node, const uint8_t *sig,
 		     size_t siglen, const char *nodes, size_t nodes_len, uint32_t strings)
 {
 	const struct vfit_mkimage *m = s->m;
-	fdt32_t hs[2] = { 0, cpu_to_fdt32(strings) };
+	fdt32_t hs[2] = { 0, cpu_to_fdt32(strings) }, ts = cpu_to_fdt32(s->ts);
 	int r;
 
-	r = vfit_fdt_setprop(fit, node, "value", sig, siglen);
-	r = r ? r : vfit_fdt_setprop_str(fit, node, "signer-name", "vfit");
-	r = r ? r : vfit_fdt_setprop_str(fit, node, "signer-version", VFIT_VERSION);
+	r = vfit_edits_set(ed, node, "value", sig, siglen);
+	r = r ? r : vfit_edits_set(ed, node, "signer-name", "vfit", 5);
+	r = r ? r : vfit_edits_set(ed, node, "signer-version", VFIT_VERSION,
+				   sizeof(VFIT_VERSION));
 	if (!r && m->comment)
-		r = vfit_fdt_setprop_str(fit, node, "comment", m->comment);
-	r = r ? r : vfit_fdt_setprop_u32(fit, node, "timestamp", s->ts);
+		r = vfit_edits_set(ed, node, "comment", m->comment, strlen(m->comment) + 1);
+	r = r ? r : vfit_edits_set(ed, node, "timestamp", &ts, sizeof(ts));
 	if (!r && nodes) {
-		r = vfit_fdt_setprop(fit, node, "hashed-nodes", nodes, nodes_len);
-		r = r ? r : vfit_fdt_setprop(fit, node, "hashed-strings", hs, sizeof(hs));
+		r = vfit_edits_set(ed, node, "hashed-nodes", nodes, nodes_len);
+		r = r ? r : vfit_edits_set(ed, node, "hashed-strings", hs, sizeof(hs));
 	}
 	if (!r && m->algo)
-		r = vfit_fdt_setprop_str(fit, node, "algo", m->algo);
+		r = vfit_edits_set(ed, node, "algo", m->algo, strlen(m->algo) + 1);
 	return r;
 }
 
@@ -436,25 +430,25 @@ static int write_key(struct vfit_signer *s, struct key *k, const struct algo *a,
 }
 
 /*
- * Signs a digest and writes the node's properties and (-K) the key node.
- * nodes is NULL for an image signature; a configuration's key is
+ * Signs a digest and records the node's properties and writes (-K) the key
+ * node.  nodes is NULL for an image signature; a configuration's key is
  * required "conf", an image's "image".
  */
-static int sign_write(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit, int node,
+static int sign_write(struct vfit_signer *s, const char *name, const void *fit, int node,
 		      struct key *k, const struct algo *a, const uint8_t *digest,
 		      const char *nodes, size_t nodes_len, uint32_t strings,
-		      struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+		      struct vfit_edits *ed, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
 	uint8_t sig[VFIT_RSA_MAX_BITS / 8];
 	size_t siglen = sizeof(sig);
 	int r;
 
-	if (rsa_sign(name, fit->buf, node, k->priv, a, digest, sig, &siglen, e))
+	if (rsa_sign(name, fit, node, k->priv, a, digest, sig, &siglen, e))
 		return -1;
-	r = write_sig(s, fit, node, sig, siglen, nodes, nodes_len, strings);
+	r = write_sig(s, ed, node, sig, siglen, nodes, nodes_len, strings);
 	if (r)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
-				    vfit_node_path(fit->buf, node), fdt_strerror(r));
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name, vfit_node_path(fit, node),
+				    fdt_strerror(r));
 	return write_key(s, k, a, nodes ? "conf" : "image", keydtb, e);
 }
 
@@ -479,68 +473,33 @@ static struct key *prepare(struct vfit_signer *s, const char *name, const void *
 	if (!k)
 		return NULL;
 	bits = EVP_PKEY_get_bits(k->priv);
-	if (bits < 0 || (unsigned int)bits != a->bits)
+	if (bits < 0 || (unsigned int)bits != a->sig->key_bits)
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "%s: %s: key '%s' has %d bits but algo '%s' needs %u", name,
-				    vfit_node_path(fit, node), k->name, bits, a->str, a->bits),
+				    vfit_node_path(fit, node), k->name, bits, a->str,
+				    (unsigned int)a->sig->key_bits),
 		       NULL;
 	return k;
 }
 
-int vfit_sign_image_node(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit,
-			 int node, const uint8_t *digest, enum vfit_hash hash,
+int vfit_sign_image_node(struct vfit_signer *s, const char *name, const void *fit, int node,
+			 const uint8_t *digest, enum vfit_hash hash, struct vfit_edits *ed,
 			 struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
 	struct algo a;
 	struct key *k;
 	int skip;
 
-	k = prepare(s, name, fit->buf, node, &a, &skip, e);
+	k = prepare(s, name, fit, node, &a, &skip, e);
 	if (!k)
 		return skip ? 0 : -1;
 	if (a.hash != hash || !digest)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: internal digest mismatch", name,
-				    vfit_node_path(fit->buf, node));
-	return sign_write(s, name, fit, node, k, &a, digest, NULL, 0, 0, keydtb, e);
+				    vfit_node_path(fit, node));
+	return sign_write(s, name, fit, node, k, &a, digest, NULL, 0, 0, ed, keydtb, e);
 }
 
 /* ---- configurations ----------------------------------------------------------- */
-
-/* Names the image that makes vfit_conf_nodes() fail, for a useful message. */
-static int conf_nodes_error(const char *name, const void *fit, int conf, enum vfit_result r,
-			    struct vfit_err *e)
-{
-	int images = fdt_path_offset(fit, "/images"), prop, len, img, sub, hashes;
-	const char *val, *pname, *str;
-
-	if (r == VFIT_ERR_NO_HASH) {
-		fdt_for_each_property_offset(prop, fit, conf) {
-			val = fdt_getprop_by_offset(fit, prop, &pname, &len);
-			if (!val || !strcmp(pname, "description") || !strcmp(pname, "compatible") ||
-			    len < 1 || val[len - 1])
-				continue;
-			for (str = val; str < val + len; str += strlen(str) + 1) {
-				img = fdt_subnode_offset(fit, images, str);
-				if (img < 0)
-					continue;
-				hashes = 0;
-				fdt_for_each_subnode(sub, fit, img) {
-					const char *n = fdt_get_name(fit, sub, NULL);
-
-					hashes += n && !strncmp(n, "hash", 4);
-				}
-				if (!hashes)
-					return vfit_err_set(e, VFIT_EXIT_REJECT,
-							    "%s: /images/%s: no hash node, but signed "
-							    "configuration %s needs one", name, str,
-							    vfit_node_path(fit, conf));
-			}
-		}
-	}
-	return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: %s", name, vfit_node_path(fit, conf),
-			    r == VFIT_ERR_NO_IMAGES ? "configuration references no image"
-						    : vfit_result_to_string(r));
-}
 
 /*
  * hashed-nodes: the node list as paths, ordered like mkimage's (root,
@@ -555,8 +514,8 @@ struct groups {
 	char done[VFIT_MAX_HASHED_NODES];
 };
 
-static int emit(const void *fit, const struct vfit_node_list *l, struct groups *gr,
-		unsigned int g, char *out, size_t size, size_t *n)
+static int emit(const struct vfit_fit_index *ix, const struct vfit_node_list *l,
+		struct groups *gr, unsigned int g, char *out, size_t size, size_t *n)
 {
 	unsigned int j;
 
@@ -564,18 +523,18 @@ static int emit(const void *fit, const struct vfit_node_list *l, struct groups *
 		return 0;
 	gr->done[g] = 1;
 	for (j = gr->start[g]; j < gr->start[g + 1]; j++) {
-		if (fdt_get_path(fit, l->offset[j], out + *n, (int)(size - *n)))
+		if (vfit_fit_index_path(ix, l->offset[j], out + *n, size - *n))
 			return -1;
 		*n += strlen(out + *n) + 1;
 	}
 	return 0;
 }
 
-static int hashed_nodes(const void *fit, int conf, int sig, const struct vfit_node_list *l,
-			char *out, size_t size, size_t *len)
+static int hashed_nodes(const void *fit, const struct vfit_fit_index *ix, int conf, int sig,
+			const struct vfit_node_list *l, char *out, size_t size, size_t *len)
 {
 	static const char *const defaults[] = { "kernel", "fdt", "script" };
-	int images = fdt_path_offset(fit, "/images"), nprops, i, k, cnt, img;
+	int images = vfit_fit_index_images(ix), nprops, i, k, cnt, img;
 	struct groups gr;
 	unsigned int j, g;
 	const char *p, *sname;
@@ -583,10 +542,10 @@ static int hashed_nodes(const void *fit, int conf, int sig, const struct vfit_no
 
 	memset(&gr, 0, sizeof(gr));
 	for (j = 0; j < l->count; j++)
-		if (j < 2 || fdt_parent_offset(fit, l->offset[j]) == images)
+		if (j < 2 || vfit_fit_index_parent(ix, l->offset[j]) == images)
 			gr.start[gr.n++] = j;
 	gr.start[gr.n] = l->count;
-	if (emit(fit, l, &gr, 0, out, size, &n) || (gr.n > 1 && emit(fit, l, &gr, 1, out, size, &n)))
+	if (emit(ix, l, &gr, 0, out, size, &n) || (gr.n > 1 && emit(ix, l, &gr, 1, out, size, &n)))
 		return -1;
 	nprops = fdt_stringlist_count(fit, sig, "sign-images");
 	for (i = 0; i < (nprops > 0 ? nprops : 3); i++) {
@@ -594,22 +553,84 @@ static int hashed_nodes(const void *fit, int conf, int sig, const struct vfit_no
 		cnt = p ? fdt_stringlist_count(fit, conf, p) : 0;
 		for (k = 0; k < cnt; k++) {
 			sname = fdt_stringlist_get(fit, conf, p, k, NULL);
-			img = sname ? fdt_subnode_offset(fit, images, sname) : -1;
+			img = sname ? vfit_fit_index_image(ix, sname) : -1;
 			for (g = 2; img >= 0 && g < gr.n; g++)
 				if (l->offset[gr.start[g]] == img &&
-				    emit(fit, l, &gr, g, out, size, &n))
+				    emit(ix, l, &gr, g, out, size, &n))
 					return -1;
 		}
 	}
 	for (g = 2; g < gr.n; g++)
-		if (emit(fit, l, &gr, g, out, size, &n))
+		if (emit(ix, l, &gr, g, out, size, &n))
 			return -1;
 	*len = n;
 	return 0;
 }
 
-static int sign_conf(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit, int conf,
-		     int node, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+/*
+ * A configuration signature protects each image only through its hashes:
+ * one must be cryptographic, as the verifier demands (VFIT_ERR_WEAK_HASH).
+ * The hash nodes are the listed children of each image.
+ */
+static int weak_images(const char *name, const void *fit, const struct vfit_fit_index *ix,
+		       int conf, const struct vfit_node_list *l, struct vfit_err *e)
+{
+	char conf_path[VFIT_PATH_MAX];
+	unsigned int i, j;
+	enum vfit_hash h;
+	const char *algo;
+	int strong;
+
+	for (i = 2; i < l->count; i = j) {
+		strong = 0;
+		for (j = i + 1; j < l->count && vfit_fit_index_parent(ix, l->offset[j]) ==
+		     l->offset[i]; j++) {
+			algo = vfit_fdt_str(fit, l->offset[j], "algo");
+			h = algo ? vfit_hash_lookup(algo, strlen(algo)) : VFIT_HASH_INVALID;
+			strong |= vfit_sig_hash_ok(h);
+		}
+		if (strong)
+			continue;
+		snprintf(conf_path, sizeof(conf_path), "%s", vfit_node_path(fit, conf));
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: signed image has no cryptographic hash (only CRC or "
+				    "MD5): %s signs it, so give it a sha1, sha256, sha384 or sha512 "
+				    "hash node", name, vfit_node_path(fit, l->offset[i]), conf_path);
+	}
+	return 0;
+}
+
+/* The node list, from the configuration's names resolved through the index. */
+static int conf_list(const char *name, const void *fit, const struct vfit_fit_index *ix,
+		     int conf, struct vfit_node_list *list, struct vfit_err *e)
+{
+	struct vfit_diag diag = { -1, NULL, VFIT_LIMIT_NONE };
+	char conf_path[VFIT_PATH_MAX];
+	struct vfit_conf_refs refs;
+	enum vfit_result vr;
+	unsigned int i;
+
+	vr = vfit_conf_refs(fit, conf, &refs, &diag);
+	for (i = 0; !vr && i < refs.n; i++)
+		refs.node[i] = vfit_fit_index_image(ix, refs.name[i]);
+	if (!vr)
+		vr = vfit_conf_list(fit, conf, &refs, list, &diag);
+	if (!vr)
+		return weak_images(name, fit, ix, conf, list, e);
+	snprintf(conf_path, sizeof(conf_path), "%s", vfit_node_path(fit, conf));
+	if (vr == VFIT_ERR_NO_HASH)
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: no hash node, but signed configuration %s needs one",
+				    name, vfit_node_path(fit, diag.node), conf_path);
+	return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: %s", name,
+			    vfit_node_path(fit, diag.node >= 0 ? diag.node : conf),
+			    vr == VFIT_ERR_NO_IMAGES ? "configuration references no image"
+						     : vfit_result_to_string(vr));
+}
+
+static int sign_conf(struct vfit_signer *s, const char *name, const void *fit,
+		     const struct vfit_fit_index *ix, struct vfit_edits *ed, int conf, int node,
+		     struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
 	uint8_t digest[VFIT_HASH_MAX_SIZE];
 	struct vfit_node_list list;
@@ -617,53 +638,76 @@ static int sign_conf(struct vfit_signer *s, const char *name, struct vfit_fdtbuf
 	size_t nlen;
 	char nodes[VFIT_MAX_HASHED_NODES * 256];
 	enum vfit_result vr;
+	const char *str;
 	uint32_t strings;
 	struct algo a;
 	struct key *k;
 	int skip;
 
-	k = prepare(s, name, fit->buf, node, &a, &skip, e);
+	k = prepare(s, name, fit, node, &a, &skip, e);
 	if (!k)
 		return skip ? 0 : -1;
-	vr = vfit_fit_check(fit->buf, fdt_totalsize(fit->buf));
-	if (vr)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FIT: %s", name,
-				    vfit_result_to_string(vr));
-	vr = vfit_conf_nodes(fit->buf, conf, &list);
-	if (vr)
-		return conf_nodes_error(name, fit->buf, conf, vr, e);
-	strings = fdt_size_dt_strings(fit->buf);
+	if (conf_list(name, fit, ix, conf, &list, e))
+		return -1;
 	if (vfit_hash_init(&ctx, a.hash))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: hash %s not available", name,
 				    vfit_hash_name(a.hash));
-	vr = vfit_conf_digest(fit->buf, &list, strings, &ctx);
+	vr = vfit_conf_digest_skip(fit, &list, 0, vfit_fit_index_ends(ix), &ctx);
 	if (vr)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: %s", name,
-				    vfit_node_path(fit->buf, conf), vfit_result_to_string(vr));
+				    vfit_node_path(fit, conf), vfit_result_to_string(vr));
+	/*
+	 * The message ends with the strings block as it is when this
+	 * signature is made: mkimage signs in turn, so the names earlier
+	 * signatures added are in it (recorded, not yet in fit).
+	 */
+	str = vfit_edits_strings(ed, &strings);
+	vfit_hash_update(&ctx, str, strings);
 	vfit_hash_final(&ctx, digest);
-	if (hashed_nodes(fit->buf, conf, node, &list, nodes, sizeof(nodes), &nlen))
+	if (hashed_nodes(fit, ix, conf, node, &list, nodes, sizeof(nodes), &nlen))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: node paths too long", name,
-				    vfit_node_path(fit->buf, conf));
-	snprintf(s->last_conf, sizeof(s->last_conf), "%s", vfit_node_path(fit->buf, node));
-	return sign_write(s, name, fit, node, k, &a, digest, nodes, nlen, strings, keydtb, e);
+				    vfit_node_path(fit, conf));
+	if (vfit_fit_index_path(ix, node, s->last_conf, sizeof(s->last_conf)))
+		s->last_conf[0] = 0;
+	return sign_write(s, name, fit, node, k, &a, digest, nodes, nlen, strings, ed, keydtb, e);
 }
 
 int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
 			struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
-	int confs = fdt_path_offset(fit->buf, "/configurations"), conf, node;
-	const char *n;
+	int confs = fdt_path_offset(fit->buf, "/configurations"), conf, node, r = -1;
+	struct vfit_diag diag = { -1, NULL, VFIT_LIMIT_NONE };
+	struct vfit_fit_index *ix = NULL;
+	struct vfit_edits *ed = NULL;
+	enum vfit_result vr;
 
 	if (!vfit_signer_active(s) || confs < 0)
 		return 0;
+	/* Checked once for every signature: what the verifier will check first. */
+	vr = vfit_fit_check(fit->buf, fdt_totalsize(fit->buf), 0, &diag);
+	if (vr)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s%snot a valid FIT to sign: %s", name,
+				    diag.node >= 0 ? vfit_node_path(fit->buf, diag.node) : "",
+				    diag.node >= 0 ? ": " : "", vfit_result_to_string(vr));
+	ix = vfit_fit_index_new(name, fit->buf, e);
+	ed = ix ? vfit_edits_new(fit->buf) : NULL;
+	if (!ed) {
+		if (ix)
+			vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
+		goto out;
+	}
 	fdt_for_each_subnode(conf, fit->buf, confs) {
-		for (node = fdt_first_subnode(fit->buf, conf); node >= 0;
-		     node = fdt_next_subnode(fit->buf, node)) {
-			n = fdt_get_name(fit->buf, node, NULL);
-			if (n && !strncmp(n, "signature", 9) &&
-			    sign_conf(s, name, fit, conf, node, keydtb, e))
-				return -1;
+		fdt_for_each_subnode(node, fit->buf, conf) {
+			if (vfit_fdt_prefix(fit->buf, node, "signature") &&
+			    sign_conf(s, name, fit->buf, ix, ed, conf, node, keydtb, e))
+				goto out;
 		}
 	}
-	return 0;
+	r = vfit_edits_apply(ed, fit);
+	if (r)
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", name, fdt_strerror(r));
+out:
+	vfit_edits_free(ed);
+	vfit_fit_index_free(ix);
+	return r ? -1 : 0;
 }

@@ -97,11 +97,47 @@ int vfit_fdt_setprop_u32(struct vfit_fdtbuf *b, int node, const char *name, uint
 const char *vfit_fdt_str(const void *fdt, int node, const char *name);
 /* A 4-byte property as a number; -1 when absent or another size. */
 int vfit_fdt_u32(const void *fdt, int node, const char *name, uint32_t *v);
+/* Whether node's name starts with prefix ("hash", "signature": mkimage's test). */
+int vfit_fdt_prefix(const void *fdt, int node, const char *prefix);
 /* Bytes in use: end of the strings block (the packed size). */
 size_t vfit_fdt_used(const void *fdt);
 /* Sets totalsize to size (>= used), zero-filling the free space. */
 int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size);
 void vfit_fdtbuf_free(struct vfit_fdtbuf *b);
+
+/* ---- property writes in one pass (host/fdtedit.c) --------------------------- */
+
+/*
+ * Writes recorded against fdt as it is now and applied together by
+ * vfit_edits_apply(), which leaves exactly the blob the same fdt_setprop()
+ * calls in the same order would have (see host/fdtedit.c).
+ */
+struct vfit_edits;
+struct vfit_edits *vfit_edits_new(const void *fdt);
+/* Records name = val[0..len) on node (an offset in fdt); 0 or a negative libfdt error. */
+int vfit_edits_set(struct vfit_edits *ed, int node, const char *name, const void *val,
+		   size_t len);
+/* The strings block as the writes recorded so far leave it, and its size. */
+const char *vfit_edits_strings(const struct vfit_edits *ed, uint32_t *len);
+/* Rebuilds fit with every write, in one pass; fit must still be the blob of vfit_edits_new(). */
+int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit);
+void vfit_edits_free(struct vfit_edits *ed);
+
+/* ---- a FIT's nodes indexed in one walk (host/fit_index.c) -------------------- */
+
+struct vfit_fit_index;
+/* fit passed vfit_fit_check(); two children of /images with one name are refused. */
+struct vfit_fit_index *vfit_fit_index_new(const char *file, const void *fit, struct vfit_err *e);
+void vfit_fit_index_free(struct vfit_fit_index *ix);
+/* end[off / 4] past each node's END_NODE, for vfit_conf_digest_skip(). */
+const int32_t *vfit_fit_index_ends(const struct vfit_fit_index *ix);
+/* /images, and its child named name (or -1). */
+int vfit_fit_index_images(const struct vfit_fit_index *ix);
+int vfit_fit_index_image(const struct vfit_fit_index *ix, const char *name);
+/* Parent's offset of the node at off, or -1. */
+int vfit_fit_index_parent(const struct vfit_fit_index *ix, int off);
+/* The node's path; -1 if it does not fit in size. */
+int vfit_fit_index_path(const struct vfit_fit_index *ix, int off, char *buf, size_t size);
 
 /* ---- sources (host/its.c) ------------------------------------------------ */
 
@@ -145,9 +181,12 @@ int vfit_signer_active(const struct vfit_signer *s);
 /* Every image: hash* values and (with keys) signature* nodes, in node order. */
 int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
 			 struct vfit_fdtbuf *keydtb, struct vfit_err *e);
-/* Signs one image signature node given the payload digest (fit_sign.c). */
-int vfit_sign_image_node(struct vfit_signer *s, const char *name, struct vfit_fdtbuf *fit,
-			 int node, const uint8_t *digest, enum vfit_hash hash,
+/*
+ * Signs one image signature node of fit given the payload digest
+ * (fit_sign.c); its properties are recorded in ed.
+ */
+int vfit_sign_image_node(struct vfit_signer *s, const char *name, const void *fit, int node,
+			 const uint8_t *digest, enum vfit_hash hash, struct vfit_edits *ed,
 			 struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 /* Hash algorithm of a signature node's algo (after -o); INVALID + error if bad. */
 enum vfit_hash vfit_sign_node_hash(const struct vfit_signer *s, const char *name,

@@ -33,6 +33,7 @@ const char *vfit_result_to_string(enum vfit_result r)
 	case VFIT_ERR_NO_SIGNATURE: return "no signature";
 	case VFIT_ERR_UNENFORCED: return "no required key: nothing enforced";
 	case VFIT_ERR_CONTROL: return "malformed control FDT";
+	case VFIT_ERR_WEAK_HASH: return "signed image has no cryptographic hash (only CRC or MD5)";
 	}
 	return "unknown error";
 }

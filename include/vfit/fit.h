@@ -3,6 +3,9 @@
  * FIT structure checks, configuration signature messages and verification.
  * The signer (host) and the verifier (device) share the node-list and
  * region code below, so both sides always agree on what is signed.
+ *
+ * Every function is linear in the size of the FIT (no per-node rescans):
+ * a hostile FIT costs a bounded number of passes over its structure.
  */
 #ifndef VFIT_FIT_H
 #define VFIT_FIT_H
@@ -14,30 +17,73 @@
 #include "vfit/config.h"
 #include "vfit/hash.h"
 #include "vfit/result.h"
-#include "vfit/rsa.h"
+#include "vfit/sig.h"
 
-/* Largest FIT (header totalsize) accepted, like CONFIG_FIT_SIGNATURE_MAX_SIZE. */
-#ifndef VFIT_SIGNATURE_MAX_SIZE
-#define VFIT_SIGNATURE_MAX_SIZE 0x10000000u
-#endif
-/* Nesting depth and path length limits of U-Boot's region walk (fit-format.md §3.4, 7). */
-#define VFIT_MAX_DEPTH 32
-#define VFIT_PATH_MAX 200
-/* Nodes in a whole FIT (bounds the duplicate-name check; real FITs have far fewer). */
-#ifndef VFIT_MAX_NODES
-#define VFIT_MAX_NODES 4096
-#endif
-/* Images of one configuration, and signatures/hashes recorded in a result. */
-#ifndef VFIT_MAX_IMAGES
-#define VFIT_MAX_IMAGES 16
-#endif
-#ifndef VFIT_MAX_CHECKS
-#define VFIT_MAX_CHECKS 48
-#endif
-/* Required keys in a control FDT. */
-#define VFIT_MAX_KEYS 32
+/* Which limit a VFIT_ERR_LIMIT hit (see include/vfit/config.h for each). */
+enum vfit_limit {
+	VFIT_LIMIT_NONE = 0,
+	VFIT_LIMIT_DEPTH,          /* VFIT_MAX_DEPTH levels of nodes */
+	VFIT_LIMIT_PATH,           /* VFIT_PATH_MAX bytes of a node path */
+	VFIT_LIMIT_IMAGES,         /* VFIT_MAX_IMAGES image references */
+	VFIT_LIMIT_CONF_REFS,      /* VFIT_MAX_CONF_REFS strings in a configuration */
+	VFIT_LIMIT_HASHED_NODES,   /* VFIT_MAX_HASHED_NODES signed nodes */
+	VFIT_LIMIT_REGIONS,        /* 18 + 7 * nodes regions of a signed message */
+	VFIT_LIMIT_SIGNATURES,     /* VFIT_MAX_SIGNATURES signature nodes */
+	VFIT_LIMIT_HASHES,         /* VFIT_MAX_HASHES hash nodes */
+	VFIT_LIMIT_KEYS,           /* VFIT_MAX_KEYS required keys */
+};
 
-#define VFIT_MAX_HASHED_NODES 100
+/*
+ * Where a check failed: a node offset (or -1), a property name (or NULL),
+ * and for VFIT_ERR_LIMIT which limit.  Filled only when VFIT_REPORT.
+ */
+struct vfit_diag {
+	int node;
+	const char *prop;
+	enum vfit_limit limit;
+};
+
+/* ---- structure ----------------------------------------------------------- */
+
+/* Flags for vfit_fit_check(). */
+#define VFIT_FIT_ALLOW_AT 1u       /* '@' in node names: unsigned FITs on the host only */
+
+/*
+ * Format checks of fit-format.md §6.2 on the bytes actually loaded (len):
+ * header, full structure walk, one root with an empty name, nothing after
+ * FDT_END, no '@' (unless VFIT_FIT_ALLOW_AT) or '/' in node names, depth
+ * and path limits (§7), root description and timestamp, one /images.
+ * diag may be NULL.
+ */
+enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
+				struct vfit_diag *diag);
+
+/*
+ * Finds names[0..n) among the children of parent in one pass over its
+ * subtree: node[i] is the child named names[i], or -1.  A name two
+ * children share is VFIT_ERR_DUPLICATE (diag->node: the second): libfdt
+ * would return the first while U-Boot's region walk, which works on
+ * paths, covers both.  names must be distinct.
+ */
+enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *names,
+			       unsigned int n, int *node, struct vfit_diag *diag);
+
+/* ---- what a configuration signature covers (fit-format.md §3.3, §3.4) ---- */
+
+/*
+ * The distinct strings a configuration's properties name (except
+ * description, compatible and default), in property order: each names an
+ * image when /images has a child of that name.
+ */
+struct vfit_conf_refs {
+	unsigned int n;
+	const char *name[VFIT_MAX_CONF_REFS];
+	int node[VFIT_MAX_CONF_REFS];      /* resolved child of /images, or -1 */
+};
+
+/* Collects the strings of conf (node[] all -1); VFIT_ERR_LIMIT past VFIT_MAX_CONF_REFS. */
+enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs *refs,
+				struct vfit_diag *diag);
 
 /* Node offsets in the FIT that a configuration signature covers (fit-format.md §3.3). */
 struct vfit_node_list {
@@ -46,64 +92,70 @@ struct vfit_node_list {
 };
 
 /*
- * Format checks of fit-format.md §6.2 on the bytes actually loaded (len): header,
- * full structure walk, one root with an empty name, no '@' in node names,
- * depth and path limits (fit-format.md §7), root description and timestamp.
+ * U-Boot HEAD's node list from resolved refs: '/', the configuration, then
+ * every resolved image, each with its hash*, cipher and dm-verity
+ * children.  VFIT_ERR_NO_HASH names (diag) an image without hash nodes.
  */
-enum vfit_result vfit_fit_check(const void *fit, size_t len);
+enum vfit_result vfit_conf_list(const void *fit, int conf, const struct vfit_conf_refs *refs,
+				struct vfit_node_list *list, struct vfit_diag *diag);
 
 /*
- * U-Boot HEAD's node list for the configuration at conf_offset: '/', the
- * configuration, then every image named by any of its properties except
- * description/compatible/default, each with its hash*, cipher and dm-verity
- * children.  hashed-nodes is never read.  fit must have passed vfit_fit_check().
+ * vfit_conf_refs(), resolved under /images with vfit_subnodes(), then
+ * vfit_conf_list(): the node list of the configuration at conf.
+ * hashed-nodes is never read.  fit must have passed vfit_fit_check().
  */
-enum vfit_result vfit_conf_nodes(const void *fit, int conf_offset, struct vfit_node_list *list);
+enum vfit_result vfit_conf_nodes(const void *fit, int conf, struct vfit_node_list *list,
+				 struct vfit_diag *diag);
 
 /*
- * Feeds the signed message of fit-format.md §3.4 into ctx: the structure-block
- * regions the node list selects, in blob order, then the first strings_len
- * bytes of the strings block.  fit must have passed vfit_fit_check().
+ * Feeds the signed message of fit-format.md §3.4 into ctx: the
+ * structure-block regions the node list selects, in blob order, then the
+ * first strings_len bytes of the strings block.  One pass over the
+ * structure block.  fit must have passed vfit_fit_check().
  */
 enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
 				  uint32_t strings_len, struct vfit_hash_ctx *ctx);
 
-/* ---- algorithms and keys -------------------------------------------- */
-
-/* A signature `algo` such as "sha256,rsa2048", split (fit-format.md §3.2). */
-struct vfit_algo {
-	enum vfit_hash hash;   /* sha1, sha256, sha384 or sha512 */
-	uint32_t rsa_bits;     /* 2048, 3072 or 4096 */
-};
-
 /*
- * Parses an algo property value of len bytes (including its NUL).
- * VFIT_ERR_UNSUPPORTED for anything unknown or compiled out (ECDSA included).
+ * The same message, skipping the subtrees that hold no listed node:
+ * end[off / 4], for the structure offset off of every node, is the offset
+ * just past its END_NODE (the host signer indexes the FIT once and signs
+ * thousands of configurations without a full pass each).
  */
-enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo);
+enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
+				       uint32_t strings_len, const int32_t *end,
+				       struct vfit_hash_ctx *ctx);
 
-/* What a key node under /signature of the control FDT is required for (fit-format.md §4.4). */
+/* ---- keys of the control FDT (fit-format.md §4) ---------------------------- */
+
+/* What a key node under /signature of the control FDT is required for (§4.4). */
 enum vfit_required {
 	VFIT_REQ_NONE = 0,
 	VFIT_REQ_CONF,
 	VFIT_REQ_IMAGE,
 };
 
-/* Sanity of a control FDT of len bytes: header, structure, /signature shape. */
-enum vfit_result vfit_control_check(const void *ctl, size_t len);
+/*
+ * Sanity of a control FDT of len bytes: header, structure, /signature
+ * shape, and its policy properties, which must say exactly what they mean
+ * or the whole control FDT is refused (VFIT_ERR_CONTROL, diag at the node
+ * and property): each key's `required` absent or exactly one string
+ * "conf" or "image", /signature's `required-mode` absent or exactly "any"
+ * or "all", at most VFIT_MAX_KEYS required keys.
+ */
+enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag);
 
-/* The `required` value of a key node. */
+/* The `required` value of a key node of a control FDT that passed vfit_control_check(). */
 enum vfit_required vfit_key_required(const void *ctl, int key_node);
 
 /*
- * Loads the RSA key at key_node for a signature whose algo property is
- * (algo, algo_len): the key's algo must equal it exactly (VFIT_ERR_KEY_ALGO),
- * rsa,num-bits must be the algorithm's size, modulus and r-squared exactly
- * num-bits/8 bytes, n0-inverse one cell (VFIT_ERR_KEY otherwise).  A missing
- * or short rsa,exponent means 65537, as in U-Boot.  key points into ctl.
+ * Loads the key at key_node for a signature whose algo property is
+ * (algo, algo_len): the key's algo must equal it exactly (VFIT_ERR_KEY_ALGO;
+ * a key without algo is VFIT_ERR_KEY), then the algorithm's row loads and
+ * checks its properties.  key points into ctl.
  */
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
-			       struct vfit_rsa_key *key);
+			       struct vfit_pubkey *key);
 
 /* ---- the verifier ----------------------------------------------------- */
 
@@ -147,12 +199,6 @@ struct vfit_verify_result {
 	enum vfit_result result;
 	const char *conf;           /* selected configuration name (points into the FIT) */
 	int conf_node;
-	/* Where the first fatal error happened. */
-	bool in_control;            /* the error is in the control FDT, not the FIT */
-	int err_node;               /* node offset, -1 if none */
-	char err_path[VFIT_PATH_MAX];  /* its path ("" if unknown) */
-	const char *err_prop;       /* property name, NULL if none */
-	int err_key;                /* a required key that verified nothing (control FDT), or -1 */
 	/* Nothing was enforced: no key in the control FDT is required. */
 	bool unenforced;
 	/*
@@ -161,12 +207,23 @@ struct vfit_verify_result {
 	 * false under an image-signature-only policy.
 	 */
 	bool conf_verified;
+	unsigned int nimages;       /* 0 unless result == VFIT_OK */
+	struct vfit_image image[VFIT_MAX_IMAGES];
+#if VFIT_REPORT
+	/* Where the first fatal error happened. */
+	bool in_control;            /* the error is in the control FDT, not the FIT */
+	int err_node;               /* node offset, -1 if none */
+	char err_path[VFIT_PATH_MAX];  /* its path ("" if unknown) */
+	const char *err_prop;       /* property name, NULL if none */
+	enum vfit_limit err_limit;  /* for VFIT_ERR_LIMIT: which one */
+	int err_key;                /* a required key that verified nothing (control FDT), or -1 */
 	unsigned int nchecks;       /* recorded checks (at most VFIT_MAX_CHECKS) */
 	unsigned int checks_dropped;
 	struct vfit_check check[VFIT_MAX_CHECKS];
-	unsigned int nimages;       /* 0 unless result == VFIT_OK */
-	struct vfit_image image[VFIT_MAX_IMAGES];
+#endif
 };
+
+#define vfit_verify VFIT_ABI(vfit_verify)
 
 /*
  * Verifies the FIT in fit[0..len) (len: the bytes actually loaded) against

@@ -39,6 +39,7 @@ enum vfit_result {
 	VFIT_ERR_NO_SIGNATURE = 26, /* no signature node, or one without a value */
 	VFIT_ERR_UNENFORCED = 27,   /* control FDT requires no key: nothing was enforced */
 	VFIT_ERR_CONTROL = 28,      /* control FDT malformed */
+	VFIT_ERR_WEAK_HASH = 29,    /* a signed image has only CRC/MD5 hashes (fit-format.md §6.4) */
 };
 
 const char *vfit_result_to_string(enum vfit_result r);

@@ -112,7 +112,7 @@ static int read_dtb(struct vfit_boot *b, enum vfit_boot_obj obj, uint32_t off, s
 	if (rc == VFIT_BOOT_IO_ABSENT)
 		return 1;
 	if (rc || *len > VFIT_WS_DTB_MAX ||
-	    vfit_control_check(vfit_boot_ram(b, b->ops->loader_addr + off), *len))
+	    vfit_control_check(vfit_boot_ram(b, b->ops->loader_addr + off), *len, NULL))
 		return -1;
 	return 0;
 }

@@ -411,7 +411,7 @@ static bool hand_over(struct vfit_boot *b, uint64_t load_from, const void **ctl,
 	if (dtb->size <= VFIT_WS_VIEW_MAX)
 		memcpy(next, dtb->data, dtb->size);
 	if ((dtb->compression && strcmp(dtb->compression, "none")) ||
-	    dtb->size > VFIT_WS_VIEW_MAX || vfit_control_check(next, dtb->size)) {
+	    dtb->size > VFIT_WS_VIEW_MAX || vfit_control_check(next, dtb->size, NULL)) {
 		vfit_line_str(why, "fdt '");
 		vfit_line_str(why, dtb->name);
 		vfit_line_str(why, "' is not a usable control DTB");

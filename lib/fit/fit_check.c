@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Format checks that run before anything else (fit-format.md §6.2, 7), on the bytes
- * actually loaded rather than on what the header claims, plus the small
- * property helpers every other fit_*.c file uses.
+ * Format checks that run before anything else (fit-format.md §6.2, §7), on
+ * the bytes actually loaded rather than on what the header claims, name
+ * lookups that refuse ambiguous names, and the small property helpers
+ * every other fit_*.c file uses.
+ *
+ * Everything here is one pass: a hostile FIT (say a million FDT_NOP tags
+ * followed by thousands of sibling nodes) costs a few passes over its
+ * structure block, never a pass per node.
  */
 #include <string.h>
 
@@ -70,39 +75,49 @@ bool vfit_name_prefix(const void *fdt, int node, const char *prefix)
 	return name && (size_t)len >= n && !memcmp(name, prefix, n);
 }
 
-/* Whether an earlier sibling of node (child of parent) has the same name. */
-static bool dup_sibling(const void *fdt, int parent, int node, const char *name, int len)
+enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *names,
+			       unsigned int n, int *node, struct vfit_diag *diag)
 {
-	int sib, slen;
-	const char *sname;
+	const char *name;
+	unsigned int i;
+	int child, len;
 
-	fdt_for_each_subnode(sib, fdt, parent) {
-		if (sib == node)
-			return false;
-		sname = fdt_get_name(fdt, sib, &slen);
-		if (sname && slen == len && !memcmp(sname, name, (size_t)len))
-			return true;
+	for (i = 0; i < n; i++)
+		node[i] = -1;
+	fdt_for_each_subnode(child, fdt, parent) {
+		name = fdt_get_name(fdt, child, &len);
+		if (!name)
+			return VFIT_ERR_FORMAT;
+		for (i = 0; i < n; i++) {
+			if (strncmp(name, names[i], (size_t)len) || names[i][len])
+				continue;
+			if (node[i] >= 0) {
+				vfit_diag_set(diag, child, NULL);
+				return VFIT_ERR_DUPLICATE;
+			}
+			node[i] = child;
+			break;
+		}
 	}
-	return false;
+	return VFIT_OK;
 }
 
 /*
  * The header is checked by hand first so that the two size lies get their
  * own result codes; fdt_check_full() then validates every token, property
  * name, the nesting and the single empty-named root against len.  Our own
- * walk adds the FIT rules.  Sibling names must be unique: libfdt's lookup
- * returns the first of two equal names while the region walk (which works
- * on node offsets, like U-Boot's works on paths) would cover both, so a
- * duplicate is the CVE-2021-27138 confusion in another form.
+ * walk adds the FIT rules, keeping per depth only the path length, so it
+ * is one pass with constant work per tag.
  */
-enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, int *bad)
+enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
+			       struct vfit_diag *diag)
 {
-	int parent[VFIT_MAX_DEPTH + 1];
 	unsigned int plen[VFIT_MAX_DEPTH + 1];
-	int depth = -1, off = 0, next, nodes = 0;
+	int depth = -1, off = 0, next, nlen;
+	const char *name;
 	uint32_t tag;
 
-	*bad = -1;
+	vfit_diag_set(diag, -1, NULL);
 	if (len < FDT_V17_SIZE)
 		return VFIT_ERR_TRUNCATED;
 	if (fdt_magic(fdt) != FDT_MAGIC)
@@ -111,8 +126,7 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, int 
 		return VFIT_ERR_TOO_LARGE;
 	if (fdt_totalsize(fdt) > len)
 		return VFIT_ERR_TRUNCATED;
-	if (fdt_version(fdt) < 17 || fdt_off_dt_struct(fdt) % 4 ||
-	    fdt_check_full(fdt, len))
+	if (fdt_version(fdt) < 17 || fdt_off_dt_struct(fdt) % 4 || fdt_check_full(fdt, len))
 		return VFIT_ERR_FORMAT;
 	if (!fit_rules)
 		return VFIT_OK;
@@ -122,13 +136,14 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, int 
 		if (next < 0)
 			return VFIT_ERR_FORMAT;
 		if (tag == FDT_BEGIN_NODE) {
-			int nlen;
-			const char *name = fdt_get_name(fdt, off, &nlen);
-
-			*bad = off;
-			if (!name || ++depth > VFIT_MAX_DEPTH - 1 || ++nodes > VFIT_MAX_NODES)
-				return name ? VFIT_ERR_LIMIT : VFIT_ERR_FORMAT;
-			if (memchr(name, '@', (size_t)nlen) || memchr(name, '/', (size_t)nlen))
+			name = fdt_get_name(fdt, off, &nlen);
+			vfit_diag_set(diag, off, NULL);
+			if (!name)
+				return VFIT_ERR_FORMAT;
+			if (++depth > VFIT_MAX_DEPTH - 1)
+				return vfit_limit(diag, VFIT_LIMIT_DEPTH);
+			if ((!(flags & VFIT_FIT_ALLOW_AT) && memchr(name, '@', (size_t)nlen)) ||
+			    memchr(name, '/', (size_t)nlen))
 				return VFIT_ERR_UNIT_ADDRESS;
 			/*
 			 * U-Boot's region walk keeps the path in 200 bytes: parent
@@ -139,55 +154,53 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, int 
 				unsigned int pp = plen[depth - 1];
 
 				if (pp + (unsigned int)nlen + 2 >= VFIT_PATH_MAX)
-					return VFIT_ERR_LIMIT;
+					return vfit_limit(diag, VFIT_LIMIT_PATH);
 				plen[depth] = (depth == 1 ? 0 : pp) + 1 + (unsigned int)nlen;
-				if (dup_sibling(fdt, parent[depth - 1], off, name, nlen))
-					return VFIT_ERR_DUPLICATE;
 			} else {
 				plen[0] = 1;
 			}
-			parent[depth] = off;
 		} else if (tag == FDT_END_NODE) {
 			depth--;
 		} else if (tag == FDT_END) {
 			/* Nothing may hide after FDT_END inside the structure block. */
-			*bad = -1;
+			vfit_diag_set(diag, -1, NULL);
 			return (uint32_t)next == fdt_size_dt_struct(fdt) ? VFIT_OK : VFIT_ERR_FORMAT;
 		}
 		off = next;
 	}
 }
 
-enum vfit_result vfit_fit_check_where(const void *fit, size_t len, int *node,
-				      const char **prop)
+enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
+			      struct vfit_diag *diag, int top[2])
 {
+	static const char *const names[] = { "images", "configurations" };
 	int tlen;
-	enum vfit_result r = vfit_fdt_walk(fit, len, true, node);
+	enum vfit_result r = vfit_fdt_walk(fit, len, true, flags, diag);
 
-	*prop = NULL;
 	if (r)
 		return r;
-	*node = 0;
-	if (!fdt_getprop(fit, 0, "description", NULL)) {
-		*prop = "description";
+	vfit_diag_set(diag, 0, "description");
+	if (!fdt_getprop(fit, 0, "description", NULL))
 		return VFIT_ERR_MISSING;
-	}
-	*prop = "timestamp";
+	vfit_diag_set(diag, 0, "timestamp");
 	if (!fdt_getprop(fit, 0, "timestamp", &tlen))
 		return VFIT_ERR_MISSING;
 	if (tlen != 4)
 		return VFIT_ERR_FORMAT;
-	*prop = NULL;
-	if (fdt_subnode_offset(fit, 0, "images") < 0)
+	vfit_diag_set(diag, 0, NULL);
+	r = vfit_subnodes(fit, 0, names, 2, top, diag);
+	if (r)
+		return r;
+	if (top[0] < 0)
 		return VFIT_ERR_MISSING;
-	*node = -1;
+	vfit_diag_set(diag, -1, NULL);
 	return VFIT_OK;
 }
 
-enum vfit_result vfit_fit_check(const void *fit, size_t len)
+enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
+				struct vfit_diag *diag)
 {
-	int node;
-	const char *prop;
+	int top[2];
 
-	return vfit_fit_check_where(fit, len, &node, &prop);
+	return vfit_fit_top(fit, len, flags, diag, top);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Internals shared by the lib/fit_*.c files: the verification context
+ * Internals shared by the lib/fit/ sources: the verification context
  * that carries the inputs, the caller's result and a cursor on the check
  * in progress, and the few helpers more than one file needs.  Nothing
  * here is public API.
@@ -14,56 +14,108 @@
 
 #include "vfit/fit.h"
 
+/*
+ * Payload digests of the image being verified, one slot per hash
+ * algorithm, so an image is hashed at most once per algorithm however its
+ * hash and signature nodes interleave them.
+ */
+struct vfit_digests {
+	int node;                       /* image node the slots belong to, or -1 */
+	uint16_t valid;                 /* bit h: the slot of hash h is filled */
+	uint8_t d[214];                 /* every digest size end to end (fit_sig.c) */
+};
+
 struct vfit_ctx {
 	const uint8_t *fit;
 	size_t len;                     /* bytes loaded */
 	const void *ctl;
 	struct vfit_verify_result *res;
 	int keys;                       /* /signature in ctl, or < 0 */
+	int images;                     /* /images in the FIT */
 	/*
 	 * Where the check in progress is.  Every step points the cursor at
 	 * what it is about to read; when a step fails, vfit_verify() reports
 	 * the cursor, so no error path has to pass its location around.
 	 */
-	struct vfit_where {
-		int node;
-		const char *prop;
-		bool in_control;
-	} at;
+	struct vfit_diag at;
+	bool at_control;                /* the cursor is in the control FDT */
 	/* Recorded with each check: the image being verified (NULL: the configuration). */
 	const struct vfit_image *img;
 	bool required;                  /* signatures are checked for required keys */
 	int fail_key;                   /* key of the last failed required attempt */
 	bool conf_enforced;             /* a required key verified the configuration */
+	struct vfit_conf_refs refs;     /* what the configuration names */
 	struct vfit_node_list list;     /* what the configuration signatures cover */
-	/* The digest of node dnode with hash dhash (see vfit_digest()). */
+	/* The configuration message of signature node dnode with hash dhash. */
 	int dnode;
 	enum vfit_hash dhash;
 	uint8_t digest[VFIT_HASH_MAX_SIZE];
+	struct vfit_digests payload;
 };
 
+#if VFIT_REPORT
 /* Points the cursor at node (in the FIT, or in the control FDT) and prop. */
 static inline void vfit_at(struct vfit_ctx *c, int node, const char *prop, bool in_control)
 {
 	c->at.node = node;
 	c->at.prop = prop;
-	c->at.in_control = in_control;
+	c->at_control = in_control;
+}
+
+static inline void vfit_at_prop(struct vfit_ctx *c, const char *prop)
+{
+	c->at.prop = prop;
+}
+
+/* Records where a step failed into a caller's diag (may be NULL). */
+static inline void vfit_diag_set(struct vfit_diag *d, int node, const char *prop)
+{
+	if (d) {
+		d->node = node;
+		d->prop = prop;
+	}
+}
+
+/* VFIT_ERR_LIMIT, saying which limit. */
+static inline enum vfit_result vfit_limit(struct vfit_diag *d, enum vfit_limit l)
+{
+	if (d)
+		d->limit = l;
+	return VFIT_ERR_LIMIT;
 }
 
 /* Appends a check (kind, outcome, FIT node, key node or -1) to the result. */
 void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
 		 int key_node);
+#else
+/* A minimal build keeps every check and leaves the reporting out. */
+static inline void vfit_at(struct vfit_ctx *c, int node, const char *prop, bool in_control)
+{
+	(void)c, (void)node, (void)prop, (void)in_control;
+}
 
-/*
- * Structure walk of fit-format.md §6.2 / 7 on fdt[0..len).  fit_rules adds the FIT
- * rules (no '@' or '/' in names, depth and path limits, unique sibling
- * names, node count, FDT_END last).  *bad is the offending node or -1.
- */
-enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, int *bad);
+static inline void vfit_at_prop(struct vfit_ctx *c, const char *prop)
+{
+	(void)c, (void)prop;
+}
 
-/* vfit_fit_check() that also says where it failed (node offset or -1, property). */
-enum vfit_result vfit_fit_check_where(const void *fit, size_t len, int *node,
-				      const char **prop);
+static inline void vfit_diag_set(struct vfit_diag *d, int node, const char *prop)
+{
+	(void)d, (void)node, (void)prop;
+}
+
+static inline enum vfit_result vfit_limit(struct vfit_diag *d, enum vfit_limit l)
+{
+	(void)d, (void)l;
+	return VFIT_ERR_LIMIT;
+}
+
+static inline void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind,
+			       enum vfit_result r, int node, int key_node)
+{
+	(void)c, (void)kind, (void)r, (void)node, (void)key_node;
+}
+#endif
 
 /*
  * The properties named in names (NUL-separated, ended by an empty name) of
@@ -87,26 +139,45 @@ bool vfit_in(const char *name, const char *list);
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 
 /*
+ * Structure walk of fit-format.md §6.2 / §7 on fdt[0..len).  fit_rules
+ * adds the FIT rules (no '@' unless VFIT_FIT_ALLOW_AT in flags, no '/',
+ * depth and path limits, FDT_END last).
+ */
+enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
+			       struct vfit_diag *diag);
+
+/*
+ * vfit_fit_check() that also finds /images (top[0]) and /configurations
+ * (top[1], or -1) in the same pass over the root's children.
+ */
+enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
+			      struct vfit_diag *diag, int top[2]);
+
+/*
  * The digest with h of what node covers, in *digest: with c->img set the
- * image's payload (node: its image node), else the configuration message
- * of fit-format.md §3.4 for signature node `node` with hashed-strings hs.  One entry
- * is cached: an image's hash and signature nodes share its payload digest,
- * and a signature is tried with every key before the next one, so no
- * payload or message is hashed twice in a row.
+ * image's payload (node: its image node, one slot per algorithm, see
+ * struct vfit_digests), else the configuration message of fit-format.md
+ * §3.4 for signature node `node` with hashed-strings hs.
  */
 enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 			     const struct vfit_prop *hs, const uint8_t **digest);
 
 /*
  * Signature checks of a configuration (c->img NULL) or of the image c->img
- * at node (fit-format.md §6.3, 6.4): role names the keys that must verify it,
+ * at node (fit-format.md §6.3, §6.4): role names the keys that must verify it,
  * any = one of them suffices.  VFIT_REQ_NONE checks image signatures with
  * every key for the record only, as U-Boot does.
  */
 enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any);
 
-/* Image data location with the bounds of fit-format.md §2.6 / 6.5, and image checks (6.4). */
+/* Image data location with the bounds of fit-format.md §2.6 / §6.5, and image checks (§6.4). */
 enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img);
 enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img);
+
+/* The RSA row's key loader and verifier (lib/fit/fit_rsa.c). */
+enum vfit_result vfit_rsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key);
+enum vfit_result vfit_rsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
+				     enum vfit_padding pad, const uint8_t *digest,
+				     const uint8_t *sig, size_t sig_len);
 
 #endif

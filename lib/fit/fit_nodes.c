@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What a configuration signature covers: the node list (fit-format.md §3.3, U-Boot
- * HEAD's rule, rebuilt from the configuration itself; hashed-nodes is never
- * read) and the region walk over the structure block (fit-format.md §3.4).  The host
- * signer calls the same two functions, so signer and verifier cannot drift.
+ * What a configuration signature covers: the node list (fit-format.md
+ * §3.3, U-Boot HEAD's rule, rebuilt from the configuration itself;
+ * hashed-nodes is never read) and the region walk over the structure
+ * block (§3.4).  The host signer calls the same functions, so signer and
+ * verifier cannot drift.
  *
- * Nodes are identified by offset, not by path: after vfit_fit_check() no
- * name contains '@' or '/' and sibling names are unique, so a path names
- * exactly one node and offset equality is path equality.
+ * Nodes are identified by offset, not by path: no name contains '@' or
+ * '/' after vfit_fit_check(), and every name the list is built from was
+ * resolved by vfit_subnodes(), which refuses a name two siblings share, so
+ * a path names exactly one node and offset equality is path equality.
  */
 #include <string.h>
 
@@ -15,97 +17,180 @@
 
 #include "fit_int.h"
 
-static bool listed(const struct vfit_node_list *list, int node)
-{
-	unsigned int i;
-
-	for (i = 0; i < list->count; i++)
-		if (list->offset[i] == node)
-			return true;
-	return false;
-}
-
-static enum vfit_result add(struct vfit_node_list *list, int node)
+static enum vfit_result add(struct vfit_node_list *list, int node, struct vfit_diag *diag)
 {
 	if (list->count >= VFIT_MAX_HASHED_NODES)
-		return VFIT_ERR_LIMIT;
+		return vfit_limit(diag, VFIT_LIMIT_HASHED_NODES);
 	list->offset[list->count++] = node;
 	return VFIT_OK;
 }
 
-/* The image node and its hash*, cipher and dm-verity children. */
-static enum vfit_result add_image(const void *fit, int img, struct vfit_node_list *list)
+static bool known(const struct vfit_conf_refs *refs, const char *s)
 {
-	enum vfit_result r = add(list, img);
+	unsigned int i;
+
+	for (i = 0; i < refs->n; i++)
+		if (!strcmp(refs->name[i], s))
+			return true;
+	return false;
+}
+
+enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs *refs,
+				struct vfit_diag *diag)
+{
+	const char *val, *name, *s;
+	int prop, len;
+
+	refs->n = 0;
+	fdt_for_each_property_offset(prop, fit, conf) {
+		val = fdt_getprop_by_offset(fit, prop, &name, &len);
+		if (!val)
+			return VFIT_ERR_FORMAT;
+		if (vfit_in(name, "description\0compatible\0default\0"))
+			continue;
+		/* Not a string list (no final NUL): names nothing, as in HEAD. */
+		if (len < 1 || val[len - 1])
+			continue;
+		for (s = val; s < val + len; s += strlen(s) + 1) {
+			if (!*s || known(refs, s))
+				continue;
+			if (refs->n == VFIT_MAX_CONF_REFS) {
+				vfit_diag_set(diag, conf, name);
+				return vfit_limit(diag, VFIT_LIMIT_CONF_REFS);
+			}
+			refs->node[refs->n] = -1;
+			refs->name[refs->n++] = s;
+		}
+	}
+	return VFIT_OK;
+}
+
+/* The image node and its hash*, cipher and dm-verity children. */
+static enum vfit_result add_image(const void *fit, int img, struct vfit_node_list *list,
+				  struct vfit_diag *diag)
+{
+	enum vfit_result r = add(list, img, diag);
 	unsigned int hashes = 0;
 	const char *name;
 	int child, len;
 
 	fdt_for_each_subnode(child, fit, img) {
 		if (r)
-			break;
+			return r;
 		name = fdt_get_name(fit, child, &len);
 		if (!name)
 			return VFIT_ERR_FORMAT;
 		if (!strncmp(name, "hash", 4)) {
 			hashes++;
-			r = add(list, child);
+			r = add(list, child, diag);
 		} else if (vfit_in(name, "cipher\0dm-verity\0")) {
-			r = add(list, child);
+			r = add(list, child, diag);
 		}
 	}
-	if (!r && !hashes)
+	if (!r && !hashes) {
+		vfit_diag_set(diag, img, NULL);
 		return VFIT_ERR_NO_HASH;
+	}
 	return r;
 }
 
-enum vfit_result vfit_conf_nodes(const void *fit, int conf_offset, struct vfit_node_list *list)
+enum vfit_result vfit_conf_list(const void *fit, int conf, const struct vfit_conf_refs *refs,
+				struct vfit_node_list *list, struct vfit_diag *diag)
 {
-	const char *val, *name, *s;
-	int images, prop, len, img;
-	unsigned int nimg = 0;
+	unsigned int i, nimg = 0;
 	enum vfit_result r;
 
 	list->count = 0;
-	images = fdt_subnode_offset(fit, 0, "images");
-	if (images < 0)
-		return VFIT_ERR_MISSING;
-	if (add(list, 0) || add(list, conf_offset))
+	vfit_diag_set(diag, conf, NULL);
+	if (add(list, 0, diag) || add(list, conf, diag))
 		return VFIT_ERR_LIMIT;
-	fdt_for_each_property_offset(prop, fit, conf_offset) {
-		val = fdt_getprop_by_offset(fit, prop, &name, &len);
-		if (!val)
-			return VFIT_ERR_FORMAT;
-		if (vfit_in(name, "description\0compatible\0default\0"))
+	for (i = 0; i < refs->n; i++) {
+		if (refs->node[i] < 0)
 			continue;
-		/* Not a string list (no final NUL): contributes nothing, as in HEAD. */
-		if (len < 1 || val[len - 1])
-			continue;
-		for (s = val; s < val + len; s += strlen(s) + 1) {
-			img = fdt_subnode_offset(fit, images, s);
-			if (!*s || img < 0 || listed(list, img))
-				continue;
-			r = add_image(fit, img, list);
-			if (r)
-				return r;
-			nimg++;
-		}
+		r = add_image(fit, refs->node[i], list, diag);
+		if (r)
+			return r;
+		nimg++;
 	}
 	return nimg ? VFIT_OK : VFIT_ERR_NO_IMAGES;
 }
 
+enum vfit_result vfit_conf_nodes(const void *fit, int conf, struct vfit_node_list *list,
+				 struct vfit_diag *diag)
+{
+	static const char *const top[] = { "images" };
+	struct vfit_conf_refs refs;
+	enum vfit_result r;
+	int images;
+
+	vfit_diag_set(diag, 0, NULL);
+	r = vfit_subnodes(fit, 0, top, 1, &images, diag);
+	if (r)
+		return r;
+	if (images < 0)
+		return VFIT_ERR_MISSING;
+	r = vfit_conf_refs(fit, conf, &refs, diag);
+	if (!r)
+		r = vfit_subnodes(fit, images, refs.name, refs.n, refs.node, diag);
+	return r ? r : vfit_conf_list(fit, conf, &refs, list, diag);
+}
+
+/* The listed offsets in ascending order: the walk meets nodes that way. */
+static void sorted(const struct vfit_node_list *list, int *out)
+{
+	unsigned int i, j;
+	int v;
+
+	for (i = 0; i < list->count; i++) {
+		v = list->offset[i];
+		for (j = i; j > 0 && out[j - 1] > v; j--)
+			out[j] = out[j - 1];
+		out[j] = v;
+	}
+}
+
 /*
- * The walk keeps, per depth, the "want" level w of fit-format.md §3.4: 2 for a
- * listed node (its tokens and properties), 1 for a direct child of one
- * (its BEGIN/END tokens only), 0 below.  Runs of included tokens are fed
- * to the hash as one update each, straight from the blob.
+ * With end[], the subtree at off (w = 0) holds no listed node when the next
+ * listed offset order[k] lies past its end: then it, and every following
+ * sibling of which the same holds, contribute nothing; *next becomes the
+ * first token after them.  Each hop is one read, no tag walk.
  */
-enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
-				  uint32_t strings_len, struct vfit_hash_ctx *ctx)
+static bool skip_to(const void *fit, const struct vfit_node_list *list, const int *order,
+		    unsigned int k, const int32_t *end, int off, int *next)
+{
+	const uint8_t *st = (const uint8_t *)fit + fdt_off_dt_struct(fit);
+	uint32_t size = fdt_size_dt_struct(fit), e;
+	bool hop = false;
+
+	for (;;) {
+		e = (uint32_t)end[off / 4];
+		if (e <= (uint32_t)off || e > size - 4 || (k < list->count && (uint32_t)order[k] < e))
+			return hop;
+		*next = (int)e;
+		hop = true;
+		if (fdt32_ld((const fdt32_t *)(st + e)) != FDT_BEGIN_NODE)
+			return true;
+		off = (int)e;
+	}
+}
+
+/*
+ * The walk keeps, per depth, the "want" level w of fit-format.md §3.4: 2
+ * for a listed node (its tokens and properties), 1 for a direct child of
+ * one (its BEGIN/END tokens only), 0 below.  Runs of included tokens are
+ * fed to the hash as one update each, straight from the blob.  With end[],
+ * a node that gets w = 0 (its parent's w is at most 1) and holds no listed
+ * node is skipped whole: nothing in it is included, not even its END_NODE
+ * (the token before it is not).
+ */
+enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
+				       uint32_t strings_len, const int32_t *end,
+				       struct vfit_hash_ctx *ctx)
 {
 	const uint8_t *st = (const uint8_t *)fit + fdt_off_dt_struct(fit);
 	uint8_t stack[VFIT_MAX_DEPTH + 1];
-	unsigned int depth = 0, regions = 0, max_regions = 18 + 7 * list->count;
+	int order[VFIT_MAX_HASHED_NODES];
+	unsigned int depth = 0, regions = 0, max_regions = 18 + 7 * list->count, k = 0;
 	int off = 0, next, start = -1, w = 0;
 	bool incl, prev = false;
 	const char *name;
@@ -113,6 +198,7 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
 
 	if (strings_len > fdt_size_dt_strings(fit))
 		return VFIT_ERR_STRINGS_BOUNDS;
+	sorted(list, order);
 	for (;;) {
 		tag = fdt_next_tag(fit, off, &next);
 		if (next < 0)
@@ -121,8 +207,13 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
 		case FDT_BEGIN_NODE:
 			if (depth > VFIT_MAX_DEPTH)
 				return VFIT_ERR_LIMIT;
+			while (k < list->count && order[k] < off)
+				k++;
+			incl = k < list->count && order[k] == off;
+			if (!incl && w <= 1 && end && skip_to(fit, list, order, k, end, off, &next))
+				break;
 			stack[depth++] = (uint8_t)w;
-			if (listed(list, off))
+			if (incl)
 				w = 2;
 			else if (w > 0)
 				w--;
@@ -172,4 +263,10 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
 	vfit_hash_update(ctx, st + start, (size_t)(next - start));
 	vfit_hash_update(ctx, (const uint8_t *)fit + fdt_off_dt_strings(fit), strings_len);
 	return VFIT_OK;
+}
+
+enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
+				  uint32_t strings_len, struct vfit_hash_ctx *ctx)
+{
+	return vfit_conf_digest_skip(fit, list, strings_len, NULL, ctx);
 }

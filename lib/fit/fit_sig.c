@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Signature nodes and the required-key policy, one code path for
- * configurations (fit-format.md §6.3) and images (fit-format.md §6.4).
+ * configurations (fit-format.md §6.3) and images (§6.4).
  *
  * A key node with required = "conf" must verify a signature* subnode of
  * the selected configuration; required-mode "any" needs one such key,
@@ -15,6 +15,10 @@
  * production key cannot be satisfied by a development key it also carries.
  * Without required image keys, image signatures are checked with every key
  * for the record only, as U-Boot shows them.
+ *
+ * Work is bounded whatever the FIT holds: at most VFIT_MAX_SIGNATURES
+ * signature nodes are tried per node, a payload is hashed at most once
+ * per algorithm, and a configuration message once per signature node.
  */
 #include <string.h>
 
@@ -25,28 +29,59 @@
 static const char sig_props[] = "algo\0value\0padding\0hashed-strings\0";
 enum { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
 
+/* Where the digest of hash h sits in struct vfit_digests: the sizes end to end. */
+static const uint8_t slot[] = {
+	[VFIT_HASH_CRC32] = 0, [VFIT_HASH_MD5] = 4, [VFIT_HASH_SHA1] = 20,
+	[VFIT_HASH_SHA224] = 40, [VFIT_HASH_SHA256] = 68, [VFIT_HASH_SHA384] = 100,
+	[VFIT_HASH_SHA512] = 148, [VFIT_HASH_CRC16] = 212,
+};
+_Static_assert(sizeof(((struct vfit_digests *)0)->d) == 214, "digest slots");
+
+static enum vfit_result payload(struct vfit_ctx *c, int node, enum vfit_hash h,
+				const uint8_t **digest)
+{
+	struct vfit_digests *d = &c->payload;
+	struct vfit_hash_ctx ctx;
+
+	if (h == VFIT_HASH_INVALID || (unsigned int)h >= sizeof(slot))
+		return VFIT_ERR_UNSUPPORTED;
+	*digest = d->d + slot[h];
+	if (d->node != node) {
+		d->node = node;
+		d->valid = 0;
+	}
+	if (d->valid >> h & 1)
+		return VFIT_OK;
+	if (vfit_hash_init(&ctx, h))
+		return VFIT_ERR_UNSUPPORTED;
+	vfit_hash_update(&ctx, c->img->data, c->img->size);
+	vfit_hash_final(&ctx, d->d + slot[h]);
+	d->valid |= (uint16_t)(1u << h);
+	return VFIT_OK;
+}
+
 enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 			     const struct vfit_prop *hs, const uint8_t **digest)
 {
 	struct vfit_hash_ctx ctx;
-	enum vfit_result r = VFIT_OK;
+	enum vfit_result r;
 
+	if (c->img)
+		return payload(c, node, h, digest);
 	*digest = c->digest;
 	if (c->dnode == node && c->dhash == h)
 		return VFIT_OK;
 	c->dnode = -1;
 	if (vfit_hash_init(&ctx, h))
 		return VFIT_ERR_UNSUPPORTED;
-	if (c->img) {
-		vfit_hash_update(&ctx, c->img->data, c->img->size);
-	} else {
-		/* Absent: no strings are hashed (and a mkimage signature will not match). */
-		if (hs->p && hs->len < 8)
-			return VFIT_ERR_HASHED_STRINGS;
-		r = vfit_conf_digest(c->fit, &c->list,
-				     hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0, &ctx);
-	}
+	/* Absent: no strings are hashed (and a mkimage signature will not match). */
+	if (hs->p && hs->len < 8)
+		return VFIT_ERR_HASHED_STRINGS;
+	r = vfit_conf_digest(c->fit, &c->list, hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0,
+			     &ctx);
 	vfit_hash_final(&ctx, c->digest);
+	if (r == VFIT_ERR_LIMIT)
+		vfit_limit(&c->at, VFIT_LIMIT_REGIONS);
 	if (!r) {
 		c->dnode = node;
 		c->dhash = h;
@@ -54,14 +89,27 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 	return r;
 }
 
-/* One signature node with one key: algo, key, digest, padding, RSA. */
+/* The `padding` property: absent or "pkcs-1.5", or "pss"; anything else is unsupported. */
+static enum vfit_result padding(const struct vfit_prop *v, enum vfit_padding *pad)
+{
+	const char *s = vfit_str(v);
+
+	*pad = VFIT_PAD_PKCS1;
+	if (!v->p || (s && !strcmp(s, "pkcs-1.5")))
+		return VFIT_OK;
+	*pad = VFIT_PAD_PSS;
+	return s && !strcmp(s, "pss") && VFIT_HAVE_RSA_PSS ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
+}
+
+/* One signature node with one key: algo, key, digest, padding, signature. */
 static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 {
 	struct vfit_prop sp[NS];
-	const struct vfit_prop *v = &sp[S_VALUE], *pad = &sp[S_PADDING];
+	const struct vfit_prop *v = &sp[S_VALUE];
 	const char *algo;
 	const uint8_t *digest;
-	struct vfit_rsa_key k;
+	struct vfit_pubkey k;
+	enum vfit_padding pad;
 	struct vfit_algo a;
 	enum vfit_result r;
 
@@ -73,7 +121,11 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	r = vfit_algo_parse(algo, sp[S_ALGO].len, &a);
 	if (r)
 		return r;
-	c->at.prop = "value";
+	vfit_at_prop(c, "padding");
+	r = padding(&sp[S_PADDING], &pad);
+	if (r)
+		return r;
+	vfit_at_prop(c, "value");
 	r = vfit_key_load(c->ctl, key, algo, sp[S_ALGO].len, &k);
 	if (r)
 		return r;
@@ -84,35 +136,34 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	vfit_at(c, sig, "value", false);
 	if (!v->p || v->len < 1)
 		return VFIT_ERR_NO_SIGNATURE;
-	if (!pad->p || (pad->len == 9 && !memcmp(pad->p, "pkcs-1.5", 9)))
-		return vfit_rsa_verify_pkcs1(&k, a.hash, digest, v->p, (size_t)v->len);
-#if VFIT_HAVE_RSA_PSS
-	if (pad->len == 4 && !memcmp(pad->p, "pss", 4))
-		return vfit_rsa_verify_pss(&k, a.hash, a.hash, VFIT_PSS_SALT_ANY, digest, v->p,
-					   (size_t)v->len);
-#endif
-	return VFIT_ERR_UNSUPPORTED;
+	return a.sig->verify(&k, a.hash, pad, digest, v->p, (size_t)v->len);
 }
 
 /*
  * Every signature* subnode of node against the keys of the given role,
- * each attempt recorded; bit i of the result is set when the i-th such key
+ * each attempt recorded; bit i of *sat is set when the i-th such key
  * verified one.  *last is the last failure and *where its location (the
  * last failure always belongs to a key still unsatisfied: a key is not
  * tried again once it verified).  With role VFIT_REQ_NONE each signature
  * is tried with every key of its algorithm until one verifies, and
- * recorded once.
+ * recorded once.  VFIT_ERR_LIMIT past VFIT_MAX_SIGNATURES nodes.
  */
-static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, bool any,
-			enum vfit_result *last, struct vfit_where *where)
+static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required role, bool any,
+				uint32_t *sat, enum vfit_result *last, struct vfit_diag *where)
 {
-	uint32_t sat = 0, bit;
 	enum vfit_result r, seen;
+	unsigned int nsigs = 0;
 	int sig, key, ok;
+	uint32_t bit;
 
+	*sat = 0;
 	fdt_for_each_subnode(sig, c->fit, node) {
 		if (!vfit_name_prefix(c->fit, sig, "signature"))
 			continue;
+		if (++nsigs > VFIT_MAX_SIGNATURES) {
+			vfit_at(c, sig, NULL, false);
+			return vfit_limit(&c->at, VFIT_LIMIT_SIGNATURES);
+		}
 		seen = VFIT_ERR_MISSING; /* no key of its algorithm, as U-Boot shows it */
 		ok = -1;
 		bit = 1;
@@ -121,7 +172,7 @@ static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, b
 		     key = fdt_next_subnode(c->ctl, key)) {
 			if (role && vfit_key_required(c->ctl, key) != role)
 				continue;
-			if (role && (sat & bit)) {
+			if (role && (*sat & bit)) {
 				bit <<= 1;
 				continue;
 			}
@@ -134,9 +185,10 @@ static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, b
 					*where = c->at;
 					c->fail_key = key;
 				} else if (any) {
-					return bit;
+					*sat = bit;
+					return VFIT_OK;
 				} else {
-					sat |= bit;
+					*sat |= bit;
 				}
 				bit <<= 1;
 			} else if (r != VFIT_ERR_KEY_ALGO) {
@@ -150,15 +202,14 @@ static uint32_t try_all(struct vfit_ctx *c, int node, enum vfit_required role, b
 		if (!role)
 			vfit_record(c, VFIT_CHECK_IMAGE_SIG, seen, sig, ok);
 	}
-	return sat;
+	return VFIT_OK;
 }
 
 enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any)
 {
-	enum vfit_result last = VFIT_ERR_NO_SIGNATURE;
-	struct vfit_where where;
+	enum vfit_result last = VFIT_ERR_NO_SIGNATURE, r;
+	struct vfit_diag where;
 	uint32_t want = 0, sat;
-	enum vfit_result r;
 	int key;
 
 	/* vfit_control_check() allows at most 32 required keys: one bit each. */
@@ -169,21 +220,24 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 	c->required = want != 0;
 	vfit_at(c, node, NULL, false);
 	where = c->at;
-	if (!want) {
-		if (c->img)
-			try_all(c, node, VFIT_REQ_NONE, false, &last, &where);
-		return VFIT_OK;
-	}
+	/* Optional image signatures are tried for the record only: none without one. */
+	if (!want)
+		return VFIT_REPORT && c->img ?
+		       try_all(c, node, VFIT_REQ_NONE, false, &sat, &last, &where) : VFIT_OK;
 	if (!c->img) {
 		/* Built once: the message is the same for every signature. */
-		r = vfit_conf_nodes(c->fit, node, &c->list);
+		r = vfit_conf_list(c->fit, node, &c->refs, &c->list, &c->at);
 		if (r)
 			return r;
 	}
-	sat = try_all(c, node, role, any, &last, &where);
+	r = try_all(c, node, role, any, &sat, &last, &where);
+	if (r)
+		return r;
 	if (any ? !sat : sat != want) {
 		c->at = where;
+#if VFIT_REPORT
 		c->res->err_key = c->fail_key;
+#endif
 		/*
 		 * A mismatch means "this required key did not sign what is
 		 * here" (tampered content, a substituted configuration, another

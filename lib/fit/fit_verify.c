@@ -3,6 +3,11 @@
  * The verifier's entry point: format checks, configuration selection,
  * configuration signatures, image location and image checks, in that
  * order, and the fail-closed policy on top (fit-format.md §6).
+ *
+ * Passes over the FIT: the format walk (libfdt's and ours), one over the
+ * root's children, one over /configurations, one over /images for every
+ * name the configuration uses, one region walk per signature node, and
+ * the subtrees of the selected images: never one per image or per node.
  */
 #include <string.h>
 
@@ -10,6 +15,7 @@
 
 #include "fit_int.h"
 
+#if VFIT_REPORT
 /* A key's name for reports: its key-name-hint, else the node name. */
 static const char *key_name(const void *ctl, int key)
 {
@@ -39,11 +45,13 @@ void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result
 	k->key_name = key_node >= 0 ? key_name(c->ctl, key_node) :
 		      kind == VFIT_CHECK_HASH ? NULL : vfit_prop_str(c->fit, node, "key-name-hint");
 }
+#endif
 
 /* The named configuration, else /configurations/default (fit-format.md §6.1). */
-static enum vfit_result select_conf(struct vfit_ctx *c, const char *name)
+static enum vfit_result select_conf(struct vfit_ctx *c, int confs, const char *name)
 {
-	int confs = fdt_subnode_offset(c->fit, 0, "configurations"), conf;
+	enum vfit_result r;
+	int conf;
 
 	vfit_at(c, 0, NULL, false);
 	if (confs < 0)
@@ -54,10 +62,12 @@ static enum vfit_result select_conf(struct vfit_ctx *c, const char *name)
 	if (!name)
 		return VFIT_ERR_NO_CONFIG;
 	c->res->conf = name;
-	c->at.prop = NULL;
+	vfit_at_prop(c, NULL);
 	if (strchr(name, '@') || strchr(name, '/'))
 		return VFIT_ERR_UNIT_ADDRESS;
-	conf = fdt_subnode_offset(c->fit, confs, name);
+	r = vfit_subnodes(c->fit, confs, &name, 1, &conf, &c->at);
+	if (r)
+		return r;
 	if (conf < 0 || !*name)
 		return VFIT_ERR_NO_CONFIG;
 	c->res->conf_node = conf;
@@ -68,6 +78,17 @@ static enum vfit_result select_conf(struct vfit_ctx *c, const char *name)
 static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmware\0script\0"
 				  "setup\0standalone\0";
 
+/* The resolved node of s, a string of one of the configuration's properties. */
+static int ref_node(const struct vfit_conf_refs *refs, const char *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < refs->n; i++)
+		if (!strcmp(refs->name[i], s))
+			return refs->node[i];
+	return -1;
+}
+
 /*
  * The image table: one entry per reference, in property order.  A name
  * that is not under /images is an error here (U-Boot's bootm fails to load
@@ -76,33 +97,31 @@ static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmwa
 static enum vfit_result collect(struct vfit_ctx *c)
 {
 	struct vfit_verify_result *res = c->res;
-	int images = fdt_subnode_offset(c->fit, 0, "images");
 	const char *val, *name, *s;
 	struct vfit_image *img;
 	int prop, len;
 	unsigned int idx;
 
-	c->at.node = res->conf_node;
 	fdt_for_each_property_offset(prop, c->fit, res->conf_node) {
 		val = fdt_getprop_by_offset(c->fit, prop, &name, &len);
 		if (!val || !vfit_in(name, image_kinds))
 			continue;
-		c->at.prop = name;
+		vfit_at(c, res->conf_node, name, false);
 		if (len < 1 || val[len - 1])
 			return VFIT_ERR_FORMAT;
 		for (s = val, idx = 0; s < val + len; s += strlen(s) + 1, idx++) {
 			if (res->nimages >= VFIT_MAX_IMAGES)
-				return VFIT_ERR_LIMIT;
+				return vfit_limit(&c->at, VFIT_LIMIT_IMAGES);
 			img = &res->image[res->nimages++];
-			img->node = fdt_subnode_offset(c->fit, images, s);
-			if (!*s || img->node < 0)
+			img->node = *s ? ref_node(&c->refs, s) : -1;
+			if (img->node < 0)
 				return VFIT_ERR_MISSING;
 			img->name = s;
 			img->prop = name;
 			img->index = idx;
 		}
 	}
-	c->at.prop = NULL;
+	vfit_at(c, res->conf_node, NULL, false);
 	return res->nimages ? VFIT_OK : VFIT_ERR_NO_IMAGES;
 }
 
@@ -148,22 +167,41 @@ static void share(struct vfit_image *dst, const struct vfit_image *src)
 	dst->index = index;
 }
 
+/* Selection, the names the configuration uses, and its image table. */
+static enum vfit_result conf_setup(struct vfit_ctx *c, const char *conf_name)
+{
+	int top[2];
+	enum vfit_result r = vfit_fit_top(c->fit, c->len, 0, &c->at, top);
+
+	if (r || (r = select_conf(c, top[1], conf_name)))
+		return r;
+	c->images = top[0];
+	vfit_at(c, c->res->conf_node, NULL, false);
+	r = vfit_conf_refs(c->fit, c->res->conf_node, &c->refs, &c->at);
+	if (r)
+		return r;
+	vfit_at(c, c->images, NULL, false);
+	r = vfit_subnodes(c->fit, c->images, c->refs.name, c->refs.n, c->refs.node, &c->at);
+	return r ? r : collect(c);
+}
+
 static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf_name,
 			    unsigned int flags)
 {
 	struct vfit_verify_result *res = c->res;
+	static const char *const top[] = { "signature" };
 	const char *mode;
 	enum vfit_result r;
 	unsigned int i;
 
 	vfit_at(c, -1, NULL, true);
-	if (vfit_control_check(c->ctl, ctl_len))
+	if (vfit_control_check(c->ctl, ctl_len, &c->at))
 		return VFIT_ERR_CONTROL;
-	r = vfit_fit_check_where(c->fit, c->len, &c->at.node, &c->at.prop);
-	c->at.in_control = false;
-	if (r || (r = select_conf(c, conf_name)) || (r = collect(c)))
+	vfit_subnodes(c->ctl, 0, top, 1, &c->keys, NULL);
+	vfit_at(c, -1, NULL, false);
+	r = conf_setup(c, conf_name);
+	if (r)
 		return r;
-	c->keys = fdt_subnode_offset(c->ctl, 0, "signature");
 	mode = c->keys < 0 ? NULL : vfit_prop_str(c->ctl, c->keys, "required-mode");
 	r = vfit_sigs(c, res->conf_node, VFIT_REQ_CONF, mode && !strcmp(mode, "any"));
 	if (r)
@@ -193,6 +231,22 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 	return VFIT_OK;
 }
 
+#if VFIT_REPORT
+/* The cursor's location into the result, for a failure. */
+static void report(struct vfit_verify_result *res, const struct vfit_ctx *c, const void *fit,
+		   const void *ctl)
+{
+	res->err_node = c->at.node;
+	res->err_prop = c->at.prop;
+	res->err_limit = res->result == VFIT_ERR_LIMIT ? c->at.limit : VFIT_LIMIT_NONE;
+	res->in_control = c->at_control;
+	if (res->err_node >= 0 &&
+	    fdt_get_path(res->in_control ? ctl : fit, res->err_node, res->err_path,
+			 sizeof(res->err_path)))
+		res->err_path[0] = 0;
+}
+#endif
+
 enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
 			     const char *conf, unsigned int flags, struct vfit_verify_result *res)
 {
@@ -202,32 +256,28 @@ enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_
 		return VFIT_ERR_PARAM;
 	memset(res, 0, sizeof(*res));
 	res->conf_node = -1;
+#if VFIT_REPORT
 	res->err_key = -1;
-	res->result = VFIT_ERR_PARAM;
-	if (fit && ctl) {
-		memset(&c, 0, sizeof(c));
-		c.fit = fit;
-		c.len = len;
-		c.ctl = ctl;
-		c.res = res;
-		c.keys = -1;
-		c.dnode = -1;
-		res->result = run(&c, ctl_len, conf, flags);
-	}
 	res->err_node = -1;
+#endif
+	if (!fit || !ctl)
+		return res->result = VFIT_ERR_PARAM;
+	memset(&c, 0, sizeof(c));
+	c.fit = fit;
+	c.len = len;
+	c.ctl = ctl;
+	c.res = res;
+	c.keys = -1;
+	c.dnode = -1;
+	c.payload.node = -1;
+	res->result = run(&c, ctl_len, conf, flags);
 	if (res->result) {
 		/* Nothing is handed out unless everything verified. */
 		memset(res->image, 0, sizeof(res->image));
 		res->nimages = 0;
-		if (res->result != VFIT_ERR_PARAM) {
-			res->err_node = c.at.node;
-			res->err_prop = c.at.prop;
-			res->in_control = c.at.in_control;
-		}
-		if (res->err_node >= 0 &&
-		    fdt_get_path(res->in_control ? ctl : fit, res->err_node, res->err_path,
-				 sizeof(res->err_path)))
-			res->err_path[0] = 0;
+#if VFIT_REPORT
+		report(res, &c, fit, ctl);
+#endif
 	}
 	return res->result;
 }

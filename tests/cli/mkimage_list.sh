@@ -20,6 +20,7 @@ cat > l.its <<'EOT'
 			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
 			load = <0x80000>; entry = <0x80000>;
 			hash-1 { algo = "crc32"; };
+			hash-2 { algo = "sha256"; };
 			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };
 		};
 	};

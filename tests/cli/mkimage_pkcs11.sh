@@ -163,7 +163,9 @@ if command -v mkimage >/dev/null && mkimage -h 2>&1 | grep -q -- '-N => openssl 
 	to_dts "mkimage -N pkcs11" m.fit m.dts && grep -v 'signer-name\|signer-version' m.dts >m.tree
 	to_dts "vfit -N pkcs11" e4.fit v.dts && grep -v 'signer-name\|signer-version' v.dts >v.tree
 	same "mkimage -N pkcs11: same tree as vfit -N pkcs11" m.tree v.tree
-	same "mkimage -N pkcs11: same control DTB" m.dtb e4.fit.dtb
+	to_dts "mkimage -N pkcs11 -K" m.dtb m.ctl.dts
+	to_dts "vfit -N pkcs11 -K" e4.fit.dtb v.ctl.dts
+	same "mkimage -N pkcs11: same control DTB tree" m.ctl.dts v.ctl.dts
 	ok "vfit verifies mkimage's engine-signed FIT" "$VFIT" verify -f m.fit -k e4.fit.dtb
 else
 	skip tool "no mkimage with -N on PATH (u-boot-tools): Debian's mkimage -N pkcs11 not compared"

@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # crc16-ccitt hash nodes (fit-format.md §2.3), as U-Boot's hash-images.its uses them,
 # in FITs built by Debian's mkimage (u-boot-tools 2023.01 computes them):
-# a signed configuration whose images carry crc16-ccitt nodes verifies; the
-# node over "123456789" holds the catalogue check value 31 c3; a changed
-# byte of external data, a changed value and a value of the wrong length
-# are rejected for the right reason.
+# a signed configuration whose images carry crc16-ccitt next to a SHA-2
+# node verifies; an image whose only protection under a signature would be
+# a CRC is refused (WEAK_HASH: four chosen bytes forge a CRC-32, two a
+# CRC-16), as is MD5 alone; the node over "123456789" holds the catalogue
+# check value 31 c3; a changed byte of external data, a changed value and
+# a value of the wrong length are rejected for the right reason, and
+# without any signature the CRC alone decides.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 
@@ -31,6 +34,7 @@ cat > c.its <<ITS
 			data = /incbin/("nine.bin");
 			type = "ramdisk"; arch = "arm64"; os = "linux"; compression = "none";
 			hash-1 { algo = "crc16-ccitt"; };
+			hash-2 { algo = "sha256"; };
 		};
 	};
 	configurations {
@@ -59,7 +63,38 @@ done
 is "mkimage's crc16-ccitt of 123456789" "31 c3" "$(fdtget -t bx c.fit /images/check/hash-1 value)"
 "$VFIT" verify -f c.fit -k c.dtb > out.txt 2>&1
 contains "kernel line" out.txt '^   Verifying Hash Integrity \.\.\. crc16-ccitt\+ sha256\+ OK$'
-contains "ramdisk line" out.txt '^   Verifying Hash Integrity \.\.\. crc16-ccitt\+ OK$'
+contains "ramdisk line" out.txt '^   Verifying Hash Integrity \.\.\. crc16-ccitt\+ sha256\+ OK$'
+
+# A signed image protected by CRCs or MD5 alone is refused, naming the image.
+weak_its() { # ALGO...: c.its with the check image's hash nodes replaced
+	awk -v algos="$*" '
+		/^\t\tcheck \{/ { inimg = 1 }
+		inimg && /hash-[0-9]/ { next }
+		inimg && /compression/ {
+			print
+			n = split(algos, a, " ")
+			for (i = 1; i <= n; i++)
+				printf "\t\t\thash-%d { algo = \"%s\"; };\n", i, a[i]
+			next
+		}
+		/^\t\t};/ { inimg = 0 }
+		{ print }' c.its
+}
+for weak in crc16-ccitt crc32 md5 "crc32 md5"; do
+	weak_its $weak > w.its
+	cp base.dtb w.dtb
+	if mkimage -f w.its -k . -K w.dtb -r w.fit > mk.log 2>&1; then
+		is "signed, $weak only" WEAK_HASH "$(code w.fit w.dtb)"
+		status 1 "signed, $weak only: exit" "$VFIT" verify -f w.fit -k w.dtb
+		contains "signed, $weak only: the error names the image" "$T/.out" \
+			"^vfit: w.fit: /images/check: signed image has no cryptographic hash"
+		is "unsigned, $weak only, allowed unenforced" OK \
+			"$(code w.fit base.dtb --allow-unenforced)"
+	else
+		fail "mkimage $weak only"
+		sed 's/^/    /' mk.log
+	fi
+done
 
 # External data is outside the signed regions: only the hash node catches
 # a changed byte.  Flip one byte of "check", whose only hash is crc16-ccitt.

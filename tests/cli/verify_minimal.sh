@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Build-time algorithm selection: the device library built for sha256,rsa2048
 # only (VFIT_HAVE_*=0 for the rest, as scripts/size does) still verifies a
-# sha256,rsa2048 FIT and reports every compiled-out algorithm as
+# sha256,rsa2048 FIT and reports every compiled-out algorithm (each FIT also
+# carries a sha256 hash, so the full build accepts them all) as
 # VFIT_ERR_UNSUPPORTED (1) instead of accepting or crashing.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
@@ -59,6 +60,7 @@ fit() { # NAME HASH ALGO PADDING KEYDIR: conf-signed FIT and its control DTB
 			data = /incbin/("k.bin");
 			type = "kernel"; arch = "arm"; os = "linux"; compression = "none";
 			hash-1 { algo = "$2"; };
+			hash-2 { algo = "sha256"; };
 		};
 	};
 	configurations {
@@ -87,6 +89,22 @@ fit crc16 crc16-ccitt sha256,rsa2048 "" .
 is "crc16-ccitt hash compiled out" 1 "$(./drv crc16.fit crc16.dtb)"
 fit big sha256 sha256,rsa3072 "" k3
 is "rsa3072 above VFIT_RSA_MAX_BITS" 1 "$(./drv big.fit big.dtb)"
+# Without reporting (VFIT_REPORT=0) every check still runs: same verdicts.
+# shellcheck disable=SC2086
+ok "minimal build without reporting" cc -std=c11 -O2 $MINIMAL -DVFIT_REPORT=0 -I"$ROOT/include" \
+	-o drvq drv.c "$ROOT"/lib/*.c "$ROOT"/lib/hash/*.c "$ROOT"/lib/rsa/*.c "$ROOT"/lib/fit/*.c -lfdt
+for n in good pss sha1 sha512 crc crc16 big; do
+	is "no reporting: $n as with reporting" "$(./drv $n.fit $n.dtb)" "$(./drvq $n.fit $n.dtb)"
+done
+cp good.fit bad.fit
+fdtput -t s bad.fit /images/kernel os evil
+is "no reporting: a tampered FIT is still refused" 24 "$(./drvq bad.fit good.dtb)"
+# An application built with other struct-sizing knobs than the library
+# must not link (it would read the result struct at the wrong offsets).
+status 1 "mismatched VFIT_MAX_IMAGES does not link" cc -std=c11 -O2 -DVFIT_MAX_IMAGES=8 \
+	-I"$ROOT/include" -o drv8 drv.c "$BUILD/libvfit.a" -lfdt
+contains "the link error names the stamped entry point" "$T/.out" "undefined reference to .vfit_verify_abi_8_48_1"
+ok "matching knobs link" cc -std=c11 -O2 -I"$ROOT/include" -o drv16 drv.c "$BUILD/libvfit.a" -lfdt
 # The full build accepts them all.
 for n in pss sha1 sha512 crc crc16 big; do
 	status 0 "full build: $n" "$VFIT" verify -f $n.fit -k $n.dtb

@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: control-DTB parsing.  The input is a control DTB; every
  * key node under /signature is classified and loaded for each algorithm
- * name, and a loaded key runs PKCS#1 v1.5 and PSS checks of a fixed value.
+ * name, and a loaded key runs its algorithm's checks of a fixed value.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"sha256,rsa2048", "sha1,rsa2048", "sha384,rsa3072", "sha512,rsa4096",
 	};
 	static uint8_t sig[VFIT_RSA_MAX_BITS / 8], digest[VFIT_HASH_MAX_SIZE];
-	struct vfit_rsa_key key;
+	struct vfit_pubkey key;
 	uint8_t *ctl;
 	unsigned int i;
 	int keys, node;
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ctl)
 		return 0;
 	memcpy(ctl, data, size);
-	if (vfit_control_check(ctl, size) == VFIT_OK) {
+	if (vfit_control_check(ctl, size, NULL) == VFIT_OK) {
 		keys = fdt_subnode_offset(ctl, 0, "signature");
 		if (keys >= 0) {
 			fdt_for_each_subnode(node, ctl, keys) {
@@ -38,12 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 							  (int)strlen(algos[i]) + 1, &key))
 						continue;
 					memset(sig, 0x5a, sizeof(sig));
-					(void)vfit_rsa_verify_pkcs1(&key, VFIT_HASH_SHA256, digest,
-								    sig, key.num_bits / 8);
-					(void)vfit_rsa_verify_pss(&key, VFIT_HASH_SHA256,
-								  VFIT_HASH_SHA256,
-								  VFIT_PSS_SALT_ANY, digest, sig,
-								  key.num_bits / 8);
+					(void)key.algo->verify(&key, VFIT_HASH_SHA256, VFIT_PAD_PKCS1,
+							       digest, sig, key.algo->sig_len);
+					(void)key.algo->verify(&key, VFIT_HASH_SHA256, VFIT_PAD_PSS,
+							       digest, sig, key.algo->sig_len);
 				}
 			}
 		}

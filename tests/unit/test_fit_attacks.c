@@ -369,7 +369,7 @@ static void test_clone(void)
 
 	load(&g, "conf-sha256");
 	conf = node(g.b, "/configurations/conf-1");
-	vfit_conf_nodes(g.b, conf, &list);
+	vfit_conf_nodes(g.b, conf, &list, NULL);
 	hs = fdt_getprop(g.b, node(g.b, "/configurations/conf-1/signature-1"), "hashed-strings",
 			 NULL);
 	s = fdt32_ld((const fdt32_t *)(hs + 4));
@@ -643,7 +643,7 @@ static void test_tamper(void)
 	edit(&f);
 	FDT(fdt_del_node(f.b, node(f.b, "/images/ramdisk-1/hash-1")));
 	done(&f);
-	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_NO_HASH, "/configurations/conf-1", NULL);
+	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_NO_HASH, "/images/ramdisk-1", NULL);
 	unload(&f);
 
 	/* A NOP token inside a signed node is part of the message. */
@@ -867,7 +867,7 @@ static void resign(struct fit *f, EVP_PKEY *pkey)
 	cells[0] = 0;
 	cells[1] = cpu_to_fdt32(fdt_size_dt_strings(f->b));
 	FDT(fdt_setprop_inplace(f->b, sig, "hashed-strings", cells, 8));
-	if (vfit_conf_nodes(f->b, conf, &list))
+	if (vfit_conf_nodes(f->b, conf, &list, NULL))
 		abort();
 	digest_of(f->b, &list, fdt_size_dt_strings(f->b), digest);
 	c = EVP_PKEY_CTX_new(pkey, NULL);
@@ -956,13 +956,232 @@ static void test_keys(EVP_PKEY *dev, EVP_PKEY *prod)
 	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa2048"));
 	FDT(fdt_setprop_string(f.b, node(f.b, sig), "padding", "pkcs-2.0"));
 	done(&f);
-	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED, sig, "value");
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED, sig, "padding");
 	unload(&f);
 
 	/* A malformed control DTB. */
 	load(&f, "conf-sha256");
 	EXPECT(verify_ctl(&f, f.len, ctl, 20, NULL, 0), VFIT_ERR_CONTROL, NULL, NULL);
 	CHECK(res.in_control, "control blamed");
+	unload(&f);
+	free(ctl);
+}
+
+/*
+ * Policy properties that do not say exactly one thing refuse the control
+ * DTB (issue 10, class 2).  Under required-mode "all", key "prod" marked
+ * required with a malformed value used to count as not required, so a FIT
+ * that only "dev" signed was accepted; U-Boot's strcmp() reads most of
+ * these values as "conf".  Each case is first shown to verify with the
+ * well-formed value and to fail closed with the malformed one.
+ */
+/* Offsets move with every write: look the nodes up each time. */
+#define KEYS fdt_path_offset(ctl, "/signature")
+#define KP fdt_path_offset(ctl, "/signature/key-prod")
+#define KD fdt_path_offset(ctl, "/signature/key-dev")
+
+static void test_policy(EVP_PKEY *dev, EVP_PKEY *prod)
+{
+	static const struct {
+		const char *v;
+		int len;
+	} bad_required[] = {
+		{ "conf\0", 6 }, { "conf", 4 }, { "conf\0image", 11 }, { "", 1 }, { "Conf", 5 },
+		{ "yes", 4 }, { "image\0", 7 }, { "conf ", 6 },
+	}, bad_mode[] = {
+		{ "any\0", 5 }, { "any", 3 }, { "ANY", 4 }, { "", 1 }, { "any\0all", 8 },
+		{ "one", 4 },
+	};
+	void *ctl = new_ctl();
+	unsigned int i;
+	struct fit f;
+
+	load(&f, "conf-sha256");
+	resign(&f, dev);
+	key_node(ctl, "dev", dev, "sha256,rsa2048", "conf");
+	key_node(ctl, "prod", prod, "sha256,rsa2048", "conf");
+	FDT(fdt_setprop_string(ctl, KEYS, "required-mode", "all"));
+	/* The well-formed policy refuses a FIT only dev signed... */
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_REQUIRED, NULL, NULL);
+	for (i = 0; i < sizeof(bad_required) / sizeof(bad_required[0]); i++) {
+		FDT(fdt_setprop(ctl, KP, "required", bad_required[i].v, bad_required[i].len));
+		/* ...and so does every malformed spelling of it. */
+		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_CONTROL,
+		       "/signature/key-prod", "required");
+		CHECK(res.in_control, "required %u: the control DTB is blamed", i);
+	}
+	/* A malformed value on the key that did sign fails closed too. */
+	FDT(fdt_setprop_string(ctl, KP, "required", "conf"));
+	FDT(fdt_setprop_string(ctl, KEYS, "required-mode", "any"));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
+	FDT(fdt_setprop(ctl, KD, "required", "conf\0", 6));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_CONTROL,
+	       "/signature/key-dev", "required");
+	FDT(fdt_setprop_string(ctl, KD, "required", "conf"));
+	for (i = 0; i < sizeof(bad_mode) / sizeof(bad_mode[0]); i++) {
+		FDT(fdt_setprop(ctl, KEYS, "required-mode", bad_mode[i].v, bad_mode[i].len));
+		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_CONTROL, "/signature",
+		       "required-mode");
+	}
+	FDT(fdt_setprop_string(ctl, KEYS, "required-mode", "any"));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
+
+	/* RSA key properties of any other size are a bad key, not a default. */
+	FDT(fdt_delprop(ctl, KP, "required"));
+	FDT(fdt_setprop_u32(ctl, KD, "rsa,exponent", 65537));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY,
+	       "/configurations/conf-1/signature-1", "value");
+	FDT(fdt_setprop(ctl, KD, "rsa,exponent", "\0\0\0\0\0\1\0\1\0\0\0\0", 12));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, NULL, NULL);
+	FDT(fdt_setprop(ctl, KD, "rsa,exponent", "\0\0\0\0\0\1\0\1", 8));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
+	/* Absent: 65537, as keys written before U-Boot stored the exponent. */
+	FDT(fdt_delprop(ctl, KD, "rsa,exponent"));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
+	FDT(fdt_setprop(ctl, KD, "rsa,n0-inverse", "\0\0\0\0\0", 5));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, NULL, NULL);
+	unload(&f);
+	free(ctl);
+}
+
+#undef KEYS
+#undef KP
+#undef KD
+
+/*
+ * A signed image whose only hash is a CRC (or MD5) is refused (issue 10,
+ * class 3): its payload can be replaced by any bytes plus four that force
+ * the same CRC-32.  The forged payload is built here, shown to keep the
+ * CRC, and refused; with a SHA-256 node next to the CRC the same forgery
+ * is caught by the hash.  Without a signature the CRC is accepted.
+ */
+static uint32_t crc_forge_tail(const uint8_t *want_crc_be, uint8_t *buf, size_t len)
+{
+	/* Appending 4 bytes x makes crc(buf||x) any value: solve bit by bit. */
+	uint32_t target = (uint32_t)want_crc_be[0] << 24 | (uint32_t)want_crc_be[1] << 16 |
+			  (uint32_t)want_crc_be[2] << 8 | want_crc_be[3];
+	uint32_t base, col[32], sol = 0, m[32], piv = 0;
+	unsigned int b, r, c;
+
+	memset(buf + len, 0, 4);
+	base = vfit_crc32(0, buf, len + 4);
+	for (b = 0; b < 32; b++) {
+		buf[len + b / 8] ^= (uint8_t)(1u << (b % 8));
+		col[b] = vfit_crc32(0, buf, len + 4) ^ base;
+		buf[len + b / 8] ^= (uint8_t)(1u << (b % 8));
+	}
+	/* Gaussian elimination over GF(2): columns col[b] to reach target ^ base. */
+	for (b = 0; b < 32; b++)
+		m[b] = col[b];
+	{
+		uint32_t rhs = target ^ base, sel[32];
+
+		for (b = 0; b < 32; b++)
+			sel[b] = 1u << b;
+		for (r = 0; r < 32; r++) {
+			for (c = piv; c < 32 && !(m[c] >> r & 1); c++)
+				;
+			if (c == 32)
+				continue;
+			uint32_t t = m[c], ts = sel[c];
+
+			m[c] = m[piv], sel[c] = sel[piv], m[piv] = t, sel[piv] = ts;
+			for (c = 0; c < 32; c++)
+				if (c != piv && (m[c] >> r & 1))
+					m[c] ^= m[piv], sel[c] ^= sel[piv];
+			piv++;
+		}
+		for (r = 0; r < 32; r++)
+			for (c = 0; c < piv; c++)
+				if ((m[c] >> r & 1) && (rhs >> r & 1))
+					sol ^= sel[c];
+	}
+	for (b = 0; b < 32; b++)
+		if (sol >> b & 1)
+			buf[len + b / 8] ^= (uint8_t)(1u << (b % 8));
+	return vfit_crc32(0, buf, len + 4);
+}
+
+static void test_weak_hash(EVP_PKEY *dev)
+{
+	const char *k = "/images/kernel", *h1 = "/images/kernel/hash-1";
+	void *ctl = new_ctl(), *none = new_ctl();
+	uint8_t crc[4], forged[3000];
+	const uint8_t *data;
+	struct fit f;
+	int len, i;
+
+	key_node(ctl, "dev", dev, "sha256,rsa2048", "conf");
+	for (i = 0; i < 2; i++) {
+		/* i = 0: crc32 alone; i = 1: crc32 next to the original sha256 (hash-2). */
+		load(&f, "conf-sha256");
+		edit(&f);
+		data = fdt_getprop(f.b, node(f.b, k), "data", &len);
+		vfit_hash(VFIT_HASH_CRC32, data, (size_t)len, crc);
+		if (i) {
+			uint8_t sha[32];
+			int n;
+
+			memcpy(sha, fdt_getprop(f.b, node(f.b, h1), "value", NULL), 32);
+			n = fdt_add_subnode(f.b, node(f.b, k), "hash-2");
+			FDT(fdt_setprop_string(f.b, n, "algo", "sha256"));
+			FDT(fdt_setprop(f.b, node(f.b, "/images/kernel/hash-2"), "value", sha, 32));
+		}
+		FDT(fdt_setprop_string(f.b, node(f.b, h1), "algo", "crc32"));
+		FDT(fdt_setprop(f.b, node(f.b, h1), "value", crc, 4));
+		done(&f);
+		resign(&f, dev);
+		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), i ? VFIT_OK : VFIT_ERR_WEAK_HASH,
+		       i ? NULL : k, NULL);
+		/* The forgery: other bytes, same CRC-32. */
+		memset(forged, 0xee, sizeof(forged));
+		CHECK(crc_forge_tail(crc, forged, (size_t)len - 4) ==
+		      ((uint32_t)crc[0] << 24 | (uint32_t)crc[1] << 16 | (uint32_t)crc[2] << 8 | crc[3]),
+		      "forged payload keeps the CRC-32");
+		FDT(fdt_setprop_inplace(f.b, node(f.b, k), "data", forged, len));
+		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0),
+		       i ? VFIT_ERR_HASH : VFIT_ERR_WEAK_HASH, i ? "/images/kernel/hash-2" : k, NULL);
+		/* Unsigned: the CRC is the integrity check, and it holds. */
+		EXPECT(verify_ctl(&f, f.len, none, 16384, NULL, VFIT_VERIFY_ALLOW_UNENFORCED),
+		       i ? VFIT_ERR_HASH : VFIT_OK, NULL, NULL);
+		unload(&f);
+	}
+	/* MD5 alone is no better. */
+	load(&f, "conf-sha256");
+	edit(&f);
+	data = fdt_getprop(f.b, node(f.b, k), "data", &len);
+	{
+		uint8_t md5[16];
+
+		vfit_hash(VFIT_HASH_MD5, data, (size_t)len, md5);
+		FDT(fdt_setprop_string(f.b, node(f.b, h1), "algo", "md5"));
+		FDT(fdt_setprop(f.b, node(f.b, h1), "value", md5, 16));
+	}
+	done(&f);
+	resign(&f, dev);
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_WEAK_HASH, k, NULL);
+	unload(&f);
+	free(ctl);
+	free(none);
+}
+
+/* An encrypted image is refused until vfit decrypts: its hashes cover ciphertext. */
+static void test_cipher(EVP_PKEY *dev)
+{
+	void *ctl = new_ctl();
+	struct fit f;
+	int c;
+
+	key_node(ctl, "dev", dev, "sha256,rsa2048", "conf");
+	load(&f, "conf-sha256");
+	edit(&f);
+	c = fdt_add_subnode(f.b, node(f.b, "/images/kernel"), "cipher");
+	FDT(fdt_setprop_string(f.b, c, "algo", "aes256"));
+	FDT(fdt_setprop_string(f.b, c, "key-name-hint", "aeskey"));
+	done(&f);
+	resign(&f, dev);
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED,
+	       "/images/kernel/cipher", NULL);
 	unload(&f);
 	free(ctl);
 }
@@ -1032,7 +1251,7 @@ static void test_bleichenbacher(void)
 	EVP_PKEY *k3 = rsa_key(2048, 3);
 	void *ctl = new_ctl();
 	struct vfit_node_list list;
-	struct vfit_rsa_key key;
+	struct vfit_pubkey key;
 	uint8_t em[256], digest[32], s[256], out[256];
 	BN_CTX *bc = BN_CTX_new();
 	BIGNUM *t = BN_new(), *x;
@@ -1042,7 +1261,7 @@ static void test_bleichenbacher(void)
 
 	key_node(ctl, "dev", k3, "sha256,rsa2048", "conf");
 	load(&f, "conf-sha256");
-	vfit_conf_nodes(f.b, node(f.b, "/configurations/conf-1"), &list);
+	vfit_conf_nodes(f.b, node(f.b, "/configurations/conf-1"), &list, NULL);
 	hs = fdt_getprop(f.b, node(f.b, "/configurations/conf-1/signature-1"), "hashed-strings",
 			 NULL);
 	digest_of(f.b, &list, fdt32_ld((const fdt32_t *)(hs + 4)), digest);
@@ -1061,7 +1280,7 @@ static void test_bleichenbacher(void)
 
 	/* The forgery is real: s^3 mod n carries the expected prefix... */
 	vfit_key_load(ctl, fdt_path_offset(ctl, "/signature/key-dev"), "sha256,rsa2048", 15, &key);
-	CHECK(vfit_rsa_public(&key, s, 256, out) == VFIT_OK && !memcmp(out, em, pre),
+	CHECK(vfit_rsa_public(&key.u.rsa, s, 256, out) == VFIT_OK && !memcmp(out, em, pre),
 	      "e=3 forgery has a valid prefix");
 	/* ...and is refused. */
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_REQUIRED,
@@ -1253,6 +1472,9 @@ int main(void)
 	test_mix();
 	test_keys(dev, prod);
 	test_dm_verity(dev);
+	test_policy(dev, prod);
+	test_weak_hash(dev);
+	test_cipher(dev);
 	test_bleichenbacher();
 	test_limits();
 	test_no_keys_root();

@@ -104,10 +104,10 @@ static void test_node_list(void)
 	fdt_end_node(blob);
 	fdt_end_node(blob);
 	fin();
-	CHECK(vfit_fit_check(blob, fdt_totalsize(blob)) == VFIT_OK, "tree is valid");
+	CHECK(vfit_fit_check(blob, fdt_totalsize(blob), 0, NULL) == VFIT_OK, "tree is valid");
 
 	conf = node("/configurations/c");
-	CHECK(vfit_conf_nodes(blob, conf, &l) == VFIT_OK, "node list");
+	CHECK(vfit_conf_nodes(blob, conf, &l, NULL) == VFIT_OK, "node list");
 	CHECK(l.count == 9, "count %u", l.count);
 	CHECK(l.offset[0] == 0 && l.offset[1] == conf, "root and configuration first");
 	CHECK(listed(&l, "/images/kernel") && listed(&l, "/images/kernel/hash-1") &&
@@ -116,9 +116,9 @@ static void test_node_list(void)
 	CHECK(listed(&l, "/images/fdt-1") && listed(&l, "/images/fdt-1/hash-1"), "fdt-1");
 	CHECK(!listed(&l, "/images/unused") && !listed(&l, "/images/kernel/signature-1"),
 	      "no unreferenced image, no signature node");
-	CHECK(vfit_conf_nodes(blob, node("/configurations/nohash"), &l) == VFIT_ERR_NO_HASH,
+	CHECK(vfit_conf_nodes(blob, node("/configurations/nohash"), &l, NULL) == VFIT_ERR_NO_HASH,
 	      "image without hash nodes");
-	CHECK(vfit_conf_nodes(blob, node("/configurations/none"), &l) == VFIT_ERR_NO_IMAGES,
+	CHECK(vfit_conf_nodes(blob, node("/configurations/none"), &l, NULL) == VFIT_ERR_NO_IMAGES,
 	      "no images");
 }
 
@@ -148,7 +148,7 @@ static void test_list_limit(void)
 		fdt_end_node(blob);
 		fdt_end_node(blob);
 		fin();
-		CHECK(vfit_conf_nodes(blob, node("/configurations/c"), &l) ==
+		CHECK(vfit_conf_nodes(blob, node("/configurations/c"), &l, NULL) ==
 		      (i == 97 ? VFIT_OK : VFIT_ERR_LIMIT), "%d hash nodes", i);
 	}
 }
@@ -211,7 +211,7 @@ static void test_regions(void)
 	fdt_end_node(blob);
 	fin();
 	fdt_open_into(blob, blob, CAP);
-	CHECK(vfit_fit_check(blob, CAP) == VFIT_OK, "tree is valid");
+	CHECK(vfit_fit_check(blob, CAP, 0, NULL) == VFIT_OK, "tree is valid");
 
 	a = node("/a");
 	b = node("/a/b");
@@ -329,7 +329,7 @@ static void test_limits(void)
 		for (i = 0; i < depth; i++)
 			fdt_end_node(blob);
 		fin();
-		CHECK(vfit_fit_check(blob, fdt_totalsize(blob)) ==
+		CHECK(vfit_fit_check(blob, fdt_totalsize(blob), 0, NULL) ==
 		      (depth < 32 ? VFIT_OK : VFIT_ERR_LIMIT), "depth %d below the root", depth);
 	}
 	/* /images/<name>: parent path 7 + name + 2 must stay below 200. */
@@ -342,7 +342,7 @@ static void test_limits(void)
 		fdt_end_node(blob);
 		fdt_end_node(blob);
 		fin();
-		CHECK(vfit_fit_check(blob, fdt_totalsize(blob)) ==
+		CHECK(vfit_fit_check(blob, fdt_totalsize(blob), 0, NULL) ==
 		      (len == 190 ? VFIT_OK : VFIT_ERR_LIMIT), "name of %d bytes", len);
 	}
 	/* Mandatory parts. */
@@ -353,10 +353,10 @@ static void test_limits(void)
 	fdt_property_u32(blob, "timestamp", 1);
 	fdt_end_node(blob);
 	fdt_finish(blob);
-	CHECK(vfit_fit_check(blob, fdt_totalsize(blob)) == VFIT_ERR_MISSING, "no /images");
-	CHECK(vfit_fit_check(blob, 39) == VFIT_ERR_TRUNCATED, "short header");
+	CHECK(vfit_fit_check(blob, fdt_totalsize(blob), 0, NULL) == VFIT_ERR_MISSING, "no /images");
+	CHECK(vfit_fit_check(blob, 39, 0, NULL) == VFIT_ERR_TRUNCATED, "short header");
 	blob[0] ^= 1;
-	CHECK(vfit_fit_check(blob, fdt_totalsize(blob)) == VFIT_ERR_FORMAT, "bad magic");
+	CHECK(vfit_fit_check(blob, fdt_totalsize(blob), 0, NULL) == VFIT_ERR_FORMAT, "bad magic");
 }
 
 static void test_algo_names(void)
@@ -382,7 +382,7 @@ static void test_algo_names(void)
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
 		CHECK(vfit_algo_parse(good[i].s, (int)strlen(good[i].s) + 1, &a) == VFIT_OK &&
-		      a.hash == good[i].h && a.rsa_bits == good[i].bits, "%s", good[i].s);
+		      a.hash == good[i].h && a.sig->key_bits == good[i].bits, "%s", good[i].s);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(vfit_algo_parse(bad[i], (int)strlen(bad[i]) + 1, &a) == VFIT_ERR_UNSUPPORTED,
 		      "%s refused", bad[i]);

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Property writes collected and applied in one pass.  Setting thousands of
+ * properties with fdt_setprop() moves the rest of the blob each time (a
+ * FIT with 3,000 signed configurations: gigabytes of memmove); here every
+ * write is recorded against the blob as it is, then one rebuild produces
+ * the blob that the same fdt_setprop() calls, in the same order, leave.
+ *
+ * Byte for byte, including what libfdt does not clear: each node's
+ * leading properties are rebuilt in a small window by replaying its
+ * writes the way libfdt makes them (a new property is spliced in at the
+ * front of the node, an existing one, the first of that name, is resized
+ * in place; the value is copied and the padding after it keeps whatever
+ * bytes the splice left there), so a 2-byte crc16 value is followed by
+ * the same two stray bytes as in mkimage's output.  The window starts as
+ * the node's original bytes and what follows them; a write could only see
+ * different stray bytes if its splice reached into another edited node's
+ * properties, which hash and signature nodes (each with an algo first)
+ * never do.
+ *
+ * Names are added to the strings block as libfdt adds them (the first
+ * NUL-terminated occurrence, suffixes included, else appended), in the
+ * order of the writes; the model is kept as writes are recorded, so a
+ * signer knows the block's size at each point of the sequence.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "mkimage_int.h"
+
+/* Property values are padded to 4 bytes in the structure block. */
+#define TAGALIGN(len) (((len) + 3) & ~(size_t)3)
+
+struct edit {
+	int node;               /* structure offset of the node in the original blob */
+	uint32_t seq;           /* write order */
+	uint32_t nameoff;       /* in the modelled strings block */
+	char *val;
+	size_t len;
+};
+
+struct vfit_edits {
+	const void *fdt;        /* the blob the writes refer to */
+	struct edit *e;
+	size_t n, cap;
+	char *str;              /* the strings block as it will be */
+	size_t str_len, str_cap;
+};
+
+struct vfit_edits *vfit_edits_new(const void *fdt)
+{
+	struct vfit_edits *ed = calloc(1, sizeof(*ed));
+	size_t len = fdt_size_dt_strings(fdt);
+
+	if (!ed)
+		return NULL;
+	ed->fdt = fdt;
+	ed->str_cap = len + 4096;
+	ed->str = malloc(ed->str_cap);
+	if (!ed->str) {
+		free(ed);
+		return NULL;
+	}
+	memcpy(ed->str, (const char *)fdt + fdt_off_dt_strings(fdt), len);
+	ed->str_len = len;
+	return ed;
+}
+
+void vfit_edits_free(struct vfit_edits *ed)
+{
+	size_t i;
+
+	if (!ed)
+		return;
+	for (i = 0; i < ed->n; i++)
+		free(ed->e[i].val);
+	free(ed->e);
+	free(ed->str);
+	free(ed);
+}
+
+const char *vfit_edits_strings(const struct vfit_edits *ed, uint32_t *len)
+{
+	*len = (uint32_t)ed->str_len;
+	return ed->str;
+}
+
+/* libfdt's fdt_find_add_string_(): the first occurrence, else appended. */
+static long find_add_string(struct vfit_edits *ed, const char *s)
+{
+	size_t len = strlen(s) + 1, i;
+	char *p;
+
+	for (i = 0; i + len <= ed->str_len; i++)
+		if (!memcmp(ed->str + i, s, len))
+			return (long)i;
+	if (ed->str_len + len > ed->str_cap) {
+		p = realloc(ed->str, ed->str_len + len + 4096);
+		if (!p)
+			return -1;
+		ed->str = p;
+		ed->str_cap = ed->str_len + len + 4096;
+	}
+	memcpy(ed->str + ed->str_len, s, len);
+	ed->str_len += len;
+	return (long)(ed->str_len - len);
+}
+
+int vfit_edits_set(struct vfit_edits *ed, int node, const char *name, const void *val,
+		   size_t len)
+{
+	struct edit *e, *grown;
+	char *copy = malloc(len ? len : 1);
+	long off;
+
+	if (!copy || len > INT32_MAX)
+		goto fail;
+	memcpy(copy, val, len);
+	off = find_add_string(ed, name);
+	if (off < 0)
+		goto fail;
+	if (ed->n == ed->cap) {
+		grown = realloc(ed->e, (ed->cap * 2 + 16) * sizeof(*ed->e));
+		if (!grown)
+			goto fail;
+		ed->e = grown;
+		ed->cap = ed->cap * 2 + 16;
+	}
+	e = &ed->e[ed->n];
+	e->node = node;
+	e->seq = (uint32_t)ed->n;
+	e->nameoff = (uint32_t)off;
+	e->val = copy;
+	e->len = len;
+	ed->n++;
+	return 0;
+fail:
+	free(copy);
+	return -FDT_ERR_NOSPACE;
+}
+
+static int by_node(const void *a, const void *b)
+{
+	const struct edit *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/*
+ * One node's leading properties, replayed: w[0..wlen) starts as the bytes
+ * of the original blob from the first property on (props is how many of
+ * them are the node's leading properties and NOPs), long enough for every
+ * splice to read what it would read.
+ */
+struct window {
+	char *w;
+	size_t wlen, props;
+};
+
+/* The first leading property named nameoff's name, or -1 (libfdt's lookup). */
+static long find_prop(const struct window *win, const struct vfit_edits *ed, uint32_t nameoff)
+{
+	const char *want = ed->str + nameoff;
+	size_t off = 0;
+	uint32_t tag, len;
+
+	while (off + 4 <= win->props) {
+		tag = fdt32_ld((const fdt32_t *)(win->w + off));
+		if (tag == FDT_NOP) {
+			off += 4;
+			continue;
+		}
+		len = fdt32_ld((const fdt32_t *)(win->w + off + 4));
+		if (!strcmp(ed->str + fdt32_ld((const fdt32_t *)(win->w + off + 8)), want))
+			return (long)off;
+		off += 12 + TAGALIGN(len);
+	}
+	return -1;
+}
+
+/* fdt_splice_(): the bytes at p move from p + oldlen to p + newlen; the gap keeps its bytes. */
+static void splice(struct window *win, size_t p, size_t oldlen, size_t newlen)
+{
+	memmove(win->w + p + newlen, win->w + p + oldlen,
+		win->wlen - p - (oldlen > newlen ? oldlen : newlen));
+	win->props = win->props + newlen - oldlen;
+}
+
+static void replay(struct window *win, const struct vfit_edits *ed, const struct edit *e)
+{
+	long at = find_prop(win, ed, e->nameoff);
+	fdt32_t *h;
+	size_t p;
+
+	if (at < 0) {
+		p = 0;
+		splice(win, 0, 0, 12 + TAGALIGN(e->len));
+	} else {
+		p = (size_t)at;
+		splice(win, p + 12, TAGALIGN(fdt32_ld((const fdt32_t *)(win->w + p + 4))),
+		       TAGALIGN(e->len));
+	}
+	h = (fdt32_t *)(win->w + p);
+	h[0] = cpu_to_fdt32(FDT_PROP);
+	h[1] = cpu_to_fdt32((uint32_t)e->len);
+	h[2] = cpu_to_fdt32(e->nameoff);
+	memcpy(win->w + p + 12, e->val, e->len);
+}
+
+/*
+ * Replays edits e[0..n) of the node whose properties start at struct
+ * offset start (props: the length of its leading properties and NOPs)
+ * into a new window; the caller emits win->w[0..win->props).
+ */
+static int node_window(const char *old, size_t old_cap, int start, size_t props,
+		       const struct vfit_edits *ed, const struct edit *e, size_t n,
+		       struct window *win)
+{
+	size_t base = fdt_off_dt_struct(old) + (size_t)start, grow = 0, room, i;
+
+	for (i = 0; i < n; i++)
+		grow += 12 + TAGALIGN(e[i].len);
+	win->wlen = props + 2 * grow + 16;
+	win->w = calloc(1, win->wlen);
+	if (!win->w)
+		return -FDT_ERR_NOSPACE;
+	room = base < old_cap ? old_cap - base : 0;
+	memcpy(win->w, old + base, room < win->wlen ? room : win->wlen);
+	win->props = props;
+	for (i = 0; i < n; i++)
+		replay(win, ed, &e[i]);
+	return 0;
+}
+
+/* Bytes of the node's leading properties and NOPs, from struct offset start. */
+static size_t leading(const void *fdt, int start)
+{
+	int off = start, next;
+	uint32_t tag;
+
+	for (;;) {
+		tag = fdt_next_tag(fdt, off, &next);
+		if ((tag != FDT_PROP && tag != FDT_NOP) || next < 0)
+			return (size_t)(off - start);
+		off = next;
+	}
+}
+
+int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
+{
+	const char *old = fit->buf, *st = old + fdt_off_dt_struct(old);
+	uint32_t soff = fdt_off_dt_struct(old), ssize = fdt_size_dt_struct(old);
+	size_t i = 0, j, out_cap, props;
+	int off = 0, next, r = 0;
+	struct window win;
+	char *buf, *p;
+	uint32_t tag;
+
+	if (ed->fdt != old)
+		return -FDT_ERR_BADSTATE;
+	qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
+	/* Every write adds at most its property; a value shrinking only frees room. */
+	out_cap = soff + ssize + ed->str_len;
+	for (j = 0; j < ed->n; j++)
+		out_cap += 12 + TAGALIGN(ed->e[j].len);
+	if (out_cap < fit->cap)
+		out_cap = fit->cap;
+	buf = calloc(1, out_cap);
+	if (!buf)
+		return -FDT_ERR_NOSPACE;
+	memcpy(buf, old, soff);
+	p = buf + soff;
+	for (;;) {
+		tag = fdt_next_tag(old, off, &next);
+		if (next < 0) {
+			r = -FDT_ERR_BADSTRUCTURE;
+			break;
+		}
+		memcpy(p, st + off, (size_t)(next - off));
+		p += next - off;
+		if (tag == FDT_BEGIN_NODE && i < ed->n && ed->e[i].node == off) {
+			for (j = i; j < ed->n && ed->e[j].node == off; j++)
+				;
+			props = leading(old, next);
+			r = node_window(old, fit->cap, next, props, ed, &ed->e[i], j - i, &win);
+			if (r)
+				break;
+			memcpy(p, win.w, win.props);
+			p += win.props;
+			free(win.w);
+			next += (int)props;
+			i = j;
+		}
+		if (tag == FDT_END)
+			break;
+		off = next;
+	}
+	if (!r && i != ed->n)
+		r = -FDT_ERR_BADOFFSET;
+	if (r) {
+		free(buf);
+		return r;
+	}
+	fdt_set_size_dt_struct(buf, (uint32_t)(p - buf - soff));
+	fdt_set_off_dt_strings(buf, (uint32_t)(p - buf));
+	fdt_set_size_dt_strings(buf, (uint32_t)ed->str_len);
+	memcpy(p, ed->str, ed->str_len);
+	fdt_set_totalsize(buf, (uint32_t)out_cap);
+	free(fit->buf);
+	fit->buf = buf;
+	fit->cap = out_cap;
+	ed->fdt = NULL;
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The signature algorithms, one row each, and the grammar of a FIT `algo`
+ * value "<hash>,<algorithm>" (fit-format.md §3.2).  The verifier and the
+ * host signer both go through this table.
+ */
+#include <string.h>
+
+#include "fit_int.h"
+
+/* Character arrays, not pointers: the table needs no relocation. */
+static const struct vfit_sig_algo algos[] = {
+	{ "rsa2048", 2048, 256, VFIT_SIG_RSA, vfit_rsa_fit_load, vfit_rsa_fit_verify },
+#if VFIT_RSA_MAX_BITS >= 3072
+	{ "rsa3072", 3072, 384, VFIT_SIG_RSA, vfit_rsa_fit_load, vfit_rsa_fit_verify },
+#endif
+#if VFIT_RSA_MAX_BITS >= 4096
+	{ "rsa4096", 4096, 512, VFIT_SIG_RSA, vfit_rsa_fit_load, vfit_rsa_fit_verify },
+#endif
+};
+
+#define NALGOS (sizeof(algos) / sizeof(algos[0]))
+
+const struct vfit_sig_algo *vfit_sig_algo_at(unsigned int i)
+{
+	return i < NALGOS ? &algos[i] : NULL;
+}
+
+const struct vfit_sig_algo *vfit_sig_algo_find(const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < NALGOS; i++)
+		if (strlen(algos[i].name) == len && !memcmp(algos[i].name, name, len))
+			return &algos[i];
+	return NULL;
+}
+
+enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo)
+{
+	const struct vfit_prop v = { (const uint8_t *)s, len };
+	const char *comma;
+
+	if (!vfit_str(&v) || !(comma = strchr(s, ',')))
+		return VFIT_ERR_UNSUPPORTED;
+	algo->hash = vfit_hash_lookup(s, (size_t)(comma - s));
+	algo->sig = vfit_sig_algo_find(comma + 1, strlen(comma + 1));
+	/* vfit_hash_lookup() knows only the hashes built in. */
+	return algo->sig && vfit_sig_hash_ok(algo->hash) ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
+}
