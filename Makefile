@@ -144,4 +144,7 @@ install: all
 clean:
 	rm -rf build
 
+# The bare-metal stage for QEMU virt (make qemu-boot ARCH=arm64|arm): its own block.
+include ports/qemu-virt/port.mk
+
 -include $(patsubst %.o,%.d,$(LIB_OBJ) $(HOST_OBJ) $(SIM_OBJ) $(CLI_OBJ) $(UTIL_OBJ) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * vfit boot: the boot flow of lib/boot*.c on a simulated device
- * (host/boot_sim.c).  See man/vfit-boot.1.
+ * vfit boot: the boot flow of lib/boot on a simulated device
+ * (host/boot/boot_sim.c), its typed results mapped to exit statuses.  See
+ * man/vfit-boot.1.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -19,6 +20,12 @@
 
 static const char *const default_counters[] = { "bootloader", "kernel", "recovery" };
 
+/* One command per process: its scratch space and report (events and timings). */
+static struct vfit_boot_scratch scratch;
+static struct vfit_boot_event events[256];
+static struct vfit_boot_timings times;
+static struct vfit_boot_report report;
+
 static int usage(FILE *f, int status)
 {
 	fprintf(f,
@@ -27,7 +34,8 @@ static int usage(FILE *f, int status)
 		"       vfit boot --device DIR [--tpm TCTI] update FIT [FIT...]\n"
 		"       vfit boot --device DIR [--tpm TCTI] status\n"
 		"       vfit boot --device DIR dev-mode open|closed\n"
-		"       vfit boot --device DIR init --rom DTB [--recovery FIT] [--user-keys DTB] FIT...\n"
+		"       vfit boot --device DIR init --rom DTB [--recovery FIT] [--user-keys DTB]\n"
+		"                                   [--ram BASE:SIZE]... FIT...\n"
 		"       vfit boot --device DIR provision --tpm TCTI [COUNTER...]\n"
 		"exit status: 0 a verified kernel would start (or the command succeeded),\n"
 		"             1 halted, booted recovery only, or refused; 2 usage or I/O error\n");
@@ -63,10 +71,11 @@ static uint64_t clock_ns(void)
  * The per-stage breakdown, and for scale the time SHA-256 alone takes over
  * the same FIT files (mapped fresh, hashed once).
  */
-static void print_timings(const struct vfit_boot *b, const struct vfit_boot_sim *s,
+static void print_timings(const struct vfit_boot_report *r, const struct vfit_boot_sim *s,
 			  uint64_t total)
 {
 	static const char *const phase[] = { "read", "verify", "load" };
+	const struct vfit_boot_timings *t = r->timings;
 	struct vfit_sha256_ctx c;
 	struct vfit_err e = { 0 };
 	uint8_t out[32];
@@ -78,22 +87,22 @@ static void print_timings(const struct vfit_boot *b, const struct vfit_boot_sim 
 
 	printf("Timings (ms):      %8s %8s %8s\n", phase[0], phase[1], phase[2]);
 	for (i = 0; i <= VFIT_BOOT_MAX_STAGES; i++) {
-		if (!b->t[i][0] && !b->t[i][1] && !b->t[i][2])
+		if (!t->t[i][0] && !t->t[i][1] && !t->t[i][2])
 			continue;
 		if (i < VFIT_BOOT_MAX_STAGES)
 			printf("  stage %u         ", i + 1);
 		else
 			printf("  recovery        ");
 		for (p = 0; p < VFIT_BOOT_T_PHASES; p++)
-			printf(" %8.3f", ms(b->t[i][p]));
+			printf(" %8.3f", ms(t->t[i][p]));
 		printf("\n");
 	}
 	printf("  flow total       %8.3f ms for %llu FIT bytes verified\n", ms(total),
-	       (unsigned long long)b->bytes_verified);
-	if (b->slot == VFIT_BOOT_NONE)
+	       (unsigned long long)t->bytes_verified);
+	if (r->slot == VFIT_BOOT_NONE)
 		return;
-	for (i = 1; i <= b->nstages; i++) {
-		vfit_boot_sim_path(s, path, sizeof(path), VFIT_BOOT_OBJ_STAGE, b->slot, i);
+	for (i = 1; i <= r->nstages; i++) {
+		vfit_boot_sim_path(s, path, sizeof(path), VFIT_BOOT_OBJ_STAGE, r->slot, i);
 		fit = map_file(path, &len, &e);
 		if (!fit)
 			return;
@@ -113,49 +122,51 @@ static void print_timings(const struct vfit_boot *b, const struct vfit_boot_sim 
 	       ms(sha), (unsigned long long)bytes, sha ? (double)total / (double)sha : 0.0);
 }
 
-static int dump_range(const struct vfit_boot *b, const char *dir, const char *name,
-		      uint64_t addr, uint64_t size)
+static int dump_range(const struct vfit_boot_sim *s, const char *dir, const char *name,
+		      const struct vfit_boot_blob *b)
 {
+	const uint8_t *p = vfit_boot_sim_ram(s, b->addr, b->size);
 	char path[PATH_MAX];
 	FILE *f;
 	int rc;
 
+	if (!b->present)
+		return 0;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "wb");
+	f = p ? fopen(path, "wb") : NULL;
 	if (!f)
 		return -1;
-	rc = fwrite(b->ops->ram + (addr - b->ops->ram_base), 1, size, f) == size ? 0 : -1;
+	rc = fwrite(p, 1, b->size, f) == b->size ? 0 : -1;
 	return fclose(f) || rc ? -1 : 0;
 }
 
 /* Writes what the kernel would be handed: kernel.bin, fdt.dtb, ramdisk.bin. */
-static int dump(const struct vfit_boot *b, const char *dir)
+static int dump(const struct vfit_boot_sim *s, const struct vfit_boot_report *r, const char *dir)
 {
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		return -1;
-	if (dump_range(b, dir, "kernel.bin", b->kernel_addr, b->kernel_size))
-		return -1;
-	if (b->has_fdt && dump_range(b, dir, "fdt.dtb", b->fdt_addr, b->fdt_size))
-		return -1;
-	if (b->has_ramdisk && dump_range(b, dir, "ramdisk.bin", b->ramdisk_addr, b->ramdisk_size))
+	if (dump_range(s, dir, "kernel.bin", &r->kernel) ||
+	    dump_range(s, dir, "fdt.dtb", &r->fdt) ||
+	    dump_range(s, dir, "ramdisk.bin", &r->ramdisk))
 		return -1;
 	return 0;
 }
 
-static int run_boot(struct vfit_boot_sim *s, bool timings, const char *dump_dir)
+static int run_boot(struct vfit_boot_sim *s, bool timed, const char *dump_dir)
 {
-	static struct vfit_boot b;
 	enum vfit_boot_outcome r;
 	uint64_t t0;
 
-	vfit_boot_init(&b, &s->ops);
+	vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
+	report.timings = timed ? &times : NULL;
 	t0 = clock_ns();
-	r = vfit_boot_run(&b);
+	r = vfit_boot(&s->ops, &s->layout, &scratch, &report);
 	t0 = clock_ns() - t0;
 	fflush(stdout);
-	if (timings)
-		print_timings(&b, s, t0);
-	if (dump_dir && (r == VFIT_BOOT_KERNEL || r == VFIT_BOOT_RECOVERY) && dump(&b, dump_dir)) {
+	if (timed)
+		print_timings(&report, s, t0);
+	if (dump_dir && (r == VFIT_BOOT_KERNEL || r == VFIT_BOOT_RECOVERY) &&
+	    dump(s, &report, dump_dir)) {
 		fprintf(stderr, "vfit: boot: %s: cannot write the loaded images\n", dump_dir);
 		return 2;
 	}
@@ -169,15 +180,20 @@ static int run_boot(struct vfit_boot_sim *s, bool timings, const char *dump_dir)
 		fprintf(stderr, "vfit: boot: halted: nothing verified\n");
 		return s->ctr_error == VFIT_EXIT_USAGE ? 2 : 1;
 	default:
-		fprintf(stderr, "vfit: boot: %s: platform failure (RAM layout or state medium)\n",
-			s->dir);
+		fprintf(stderr, "vfit: boot: %s: platform failure (%s)\n", s->dir,
+			vfit_boot_why_to_string(report.why));
 		return 2;
 	}
 }
 
+/* Exit status of mark-good and update. */
+static int status_of(enum vfit_boot_result r)
+{
+	return r == VFIT_BOOT_DONE ? 0 : r == VFIT_BOOT_REFUSED ? 1 : 2;
+}
+
 static int run_update(struct vfit_boot_sim *s, int argc, char **argv)
 {
-	static struct vfit_boot b;
 	const void *fit[VFIT_BOOT_MAX_STAGES];
 	size_t len[VFIT_BOOT_MAX_STAGES];
 	struct vfit_err e = { 0 };
@@ -194,8 +210,9 @@ static int run_update(struct vfit_boot_sim *s, int argc, char **argv)
 			return 2;
 		}
 	}
-	vfit_boot_init(&b, &s->ops);
-	rc = vfit_boot_update(&b, fit, len, (unsigned int)n);
+	vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
+	rc = status_of(vfit_boot_update(&s->ops, &s->layout, &scratch, &report, fit, len,
+					(unsigned int)n));
 	for (i = 0; i < n; i++)
 		vfit_file_unmap(fit[i], len[i]);
 	if (rc)
@@ -209,12 +226,12 @@ static int run_status(struct vfit_boot_sim *s)
 	struct vfit_boot_state st;
 	size_t len = 0, i;
 	uint64_t v;
-	int rc = s->ops.state_read(s, buf, sizeof(buf), &len);
+	enum vfit_io io = s->ops.state_read(s, buf, sizeof(buf), &len);
 
 	vfit_boot_state_default(&st);
-	if (rc == VFIT_BOOT_IO_ABSENT)
+	if (io == VFIT_IO_ABSENT)
 		printf("state: none (default)\n");
-	else if (rc || vfit_boot_state_decode(buf, len, &st))
+	else if (io || vfit_boot_state_decode(buf, len, &st))
 		printf("state: corrupted (default used)\n");
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
 		printf("slot %c: %s", 'A' + (int)i, vfit_boot_slot_status_name(st.status[i]));
@@ -227,6 +244,13 @@ static int run_status(struct vfit_boot_sim *s)
 	else
 		printf("booted: slot %c\n", 'A' + st.booted);
 	printf("developer mode: %s\n", s->ops.dev_mode(s) ? "open" : "closed");
+	for (i = 0; i < s->layout.nram; i++)
+		printf("ram: 0x%llx:0x%llx\n", (unsigned long long)s->ram[i].base,
+		       (unsigned long long)s->ram[i].size);
+	printf("staging: 0x%llx (%llu MiB), loader: 0x%llx (%llu MiB)\n",
+	       (unsigned long long)s->layout.fit_addr, (unsigned long long)(s->layout.fit_size >> 20),
+	       (unsigned long long)s->layout.loader_addr,
+	       (unsigned long long)(s->layout.loader_size >> 20));
 	printf("counters: %s\n", vfit_ctr_describe(s->ctr));
 	for (i = 0; i < sizeof(default_counters) / sizeof(default_counters[0]); i++) {
 		struct vfit_err e = { 0 };
@@ -274,16 +298,39 @@ static int readable(const char *src)
 	return 1;
 }
 
+/* DIR/ram: the device's RAM regions, one BASE:SIZE a line. */
+static int write_ram(struct vfit_boot_sim *s, const struct vfit_boot_region *ram,
+		     unsigned int n)
+{
+	char path[PATH_MAX], text[VFIT_BOOT_MAX_RAM * 40];
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "0x%llx:0x%llx\n",
+					(unsigned long long)ram[i].base,
+					(unsigned long long)ram[i].size);
+	snprintf(path, sizeof(path), "%s/ram", s->dir);
+	if (vfit_boot_sim_write_file(s, path, text, len)) {
+		fprintf(stderr, "vfit: boot: %s: cannot write\n", path);
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_init(const char *dir, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "rom", required_argument, NULL, 'r' },
 		{ "recovery", required_argument, NULL, 'R' },
 		{ "user-keys", required_argument, NULL, 'u' },
+		{ "ram", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct vfit_boot_sim s;
 	const char *rom = NULL, *rec = NULL, *user = NULL;
+	struct vfit_boot_region ram[VFIT_BOOT_MAX_RAM];
+	unsigned int nram = 0;
 	struct vfit_err e = { 0 };
 	char path[PATH_MAX];
 	int c, i, slot;
@@ -296,7 +343,9 @@ static int cmd_init(const char *dir, int argc, char **argv)
 			rec = optarg;
 		else if (c == 'u')
 			user = optarg;
-		else
+		else if (c == 'm' && vfit_boot_sim_ram_add(ram, &nram, optarg, &e))
+			return vfit_err_print(&e, "boot");
+		else if (c != 'm')
 			return usage(stderr, 2);
 	}
 	if (!rom || optind >= argc || argc - optind > VFIT_BOOT_MAX_STAGES)
@@ -347,14 +396,17 @@ static int cmd_init(const char *dir, int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/dev-mode", dir);
 	if (vfit_boot_sim_write_file(&s, path, "closed\n", 7))
 		return 2;
+	if (nram && write_ram(&s, ram, nram))
+		return 2;
 	snprintf(path, sizeof(path), "%s/counters", dir);
 	if (vfit_ctr_file_provision(path, &e))
 		return vfit_err_print(&e, "boot");
 	vfit_boot_sim_path(&s, path, sizeof(path), VFIT_BOOT_OBJ_ROM, 0, 0);
 	if (copy_in(&s, rom, path))
 		return 2;
-	printf("init: %s: ROM keys, slots A and B with %d stage(s)%s%s\n", dir, argc - optind,
-	       rec ? ", recovery" : "", user ? ", user key store" : "");
+	printf("init: %s: ROM keys, slots A and B with %d stage(s)%s%s%s\n", dir, argc - optind,
+	       rec ? ", recovery" : "", user ? ", user key store" : "",
+	       nram ? ", its own RAM map" : "");
 	return 0;
 }
 
@@ -462,10 +514,8 @@ int cmd_boot(int argc, char **argv)
 	} else if (!strcmp(cmd, "update")) {
 		rc = run_update(&s, argc - 1, argv + 1);
 	} else {
-		static struct vfit_boot b;
-
-		vfit_boot_init(&b, &s.ops);
-		rc = vfit_boot_mark_good(&b);
+		vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
+		rc = status_of(vfit_boot_mark_good(&s.ops, &s.layout, &scratch, &report));
 	}
 	vfit_boot_sim_close(&s);
 	return rc;

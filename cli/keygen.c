@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vfit keygen -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME [--force] */
+/* vfit keygen -a rsa2048|rsa3072|rsa4096|ecdsa256|ecdsa384 -k DIR -n NAME [--force] */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,10 +9,12 @@
 
 static int usage(FILE *f, int status)
 {
-	fprintf(f, "usage: vfit keygen -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME [--force]\n"
-		   "  writes DIR/NAME.key (PEM private key, mode 0600) and DIR/NAME.crt\n"
-		   "  (self-signed certificate, CN=NAME): the files mkimage -k DIR uses\n"
-		   "  for key-name-hint NAME.  Existing files are kept unless --force.\n");
+	fprintf(f, "usage: vfit keygen -a rsa2048|rsa3072|rsa4096|ecdsa256|ecdsa384 -k DIR -n NAME "
+		   "[--force]\n"
+		   "  writes the files mkimage -k DIR uses for key-name-hint NAME:\n"
+		   "  RSA: DIR/NAME.key (PEM private key, mode 0600) and DIR/NAME.crt\n"
+		   "  (self-signed certificate, CN=NAME); ECDSA: DIR/NAME.pem (PEM private\n"
+		   "  key, mode 0600).  Existing files are kept unless --force.\n");
 	return status;
 }
 
@@ -26,7 +28,7 @@ int cmd_keygen(int argc, char **argv)
 	const char *algo = NULL, *dir = NULL, *name = NULL;
 	struct vfit_err e = { 0 };
 	unsigned int bits = 0;
-	int c, force = 0;
+	int c, force = 0, r;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "a:k:n:fh", lo, NULL)) != -1) {
@@ -47,10 +49,16 @@ int cmd_keygen(int argc, char **argv)
 		bits = 3072;
 	else if (!strcmp(algo, "rsa4096"))
 		bits = 4096;
+	if (bits)
+		r = vfit_keygen(dir, name, bits, force, &e);
+	else if (!strcmp(algo, "ecdsa256"))
+		r = vfit_keygen_ecdsa(dir, name, VFIT_EC_P256, force, &e);
+	else if (!strcmp(algo, "ecdsa384"))
+		r = vfit_keygen_ecdsa(dir, name, VFIT_EC_P384, force, &e);
 	else {
-		fprintf(stderr, "vfit: keygen: unknown algorithm '%s' (rsa2048, rsa3072, rsa4096)\n",
-			algo);
+		fprintf(stderr, "vfit: keygen: unknown algorithm '%s' (rsa2048, rsa3072, rsa4096, "
+			"ecdsa256, ecdsa384)\n", algo);
 		return 2;
 	}
-	return vfit_keygen(dir, name, bits, force, &e) ? vfit_err_print(&e, "keygen") : 0;
+	return r ? vfit_err_print(&e, "keygen") : 0;
 }

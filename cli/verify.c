@@ -358,19 +358,29 @@ int cmd_verify(int argc, char **argv)
 	}
 	if (res->result) {
 		const char *file = res->in_control ? ctl.path : fit.path;
+		char img[128], prop[64];
 
 		/* stdout is block-buffered when piped: flush it so a log that
 		 * merges both streams shows the reason after the lines above. */
 		fflush(stdout);
 		fprintf(stderr, "vfit: %s: ", file);
-		if (res->err_path[0])
-			fprintf(stderr, "%s: ", res->err_path);
-		if (res->err_prop)
-			fprintf(stderr, "%s: ", res->err_prop);
-		fprintf(stderr, "%s", vfit_result_to_string(res->result));
-		if (res->result == VFIT_ERR_LIMIT)
-			put_limit(stderr, res->err_limit);
-		fputc('\n', stderr);
+		/* A signature made by mkimage's sign-images rule: say which image it left out. */
+		if (res->result == VFIT_ERR_REQUIRED && !res->in_control && res->err_path[0] &&
+		    vfit_fit_sign_gap(fit.p, fit.len, res->err_path, img, sizeof(img), prop,
+				      sizeof(prop))) {
+			fprintf(stderr, "%s: does not cover image '%s' (%s), which U-Boot HEAD and "
+				"vfit check: sign again with vfit mkimage, or add \"%s\" to "
+				"sign-images\n", res->err_path, img, prop, prop);
+		} else {
+			if (res->err_path[0])
+				fprintf(stderr, "%s: ", res->err_path);
+			if (res->err_prop)
+				fprintf(stderr, "%s: ", res->err_prop);
+			fprintf(stderr, "%s", vfit_result_to_string(res->result));
+			if (res->result == VFIT_ERR_LIMIT)
+				put_limit(stderr, res->err_limit);
+			fputc('\n', stderr);
+		}
 	}
 	status = res->result ? 1 : 0;
 	vfit_file_unmap(fit.p, fit.len);

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vfit: one binary, one subcommand per file; run as `mkimage` it is `vfit mkimage`. */
+/*
+ * vfit: one binary, one subcommand per file.  Run under a name ending in
+ * "mkimage" (mkimage, uboot-mkimage as Yocto names U-Boot's, or
+ * aarch64-linux-gnu-mkimage as Linux's scripts/mkuboot.sh looks for it)
+ * it is `vfit mkimage`.
+ */
 #include <stdio.h>
 #include <string.h>
 
@@ -10,11 +15,12 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *help;
 } cmds[] = {
-	{ "mkimage", cmd_mkimage, "build and sign FIT images (U-Boot mkimage's FIT options)" },
+	{ "mkimage", cmd_mkimage, "U-Boot mkimage: build and sign FITs, legacy images, scripts" },
 	{ "keygen", cmd_keygen, "make a key pair: -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME" },
-	{ "info", cmd_info, "list a FIT's contents and signature status" },
+	{ "info", cmd_info, "list a FIT (with signature status) or a legacy image" },
 	{ "verify", cmd_verify, "verify a FIT against a control DTB: -f FIT -k DTB [-c CONF]" },
 	{ "boot", cmd_boot, "boot-flow simulator: --device DIR [boot|mark-good|update FIT|init|status]" },
+	{ "disk", cmd_disk, "boot disk image: create|write|counter|info (GPT, slots, state, counters)" },
 };
 
 static int usage(FILE *f, int status)
@@ -34,7 +40,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	self = self ? self + 1 : argv[0];
-	if (!strcmp(self, "mkimage"))
+	if (strlen(self) >= 7 && !strcmp(self + strlen(self) - 7, "mkimage"))
 		return cmd_mkimage(argc, argv);
 	if (argc < 2)
 		return usage(stderr, 2);

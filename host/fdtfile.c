@@ -202,6 +202,20 @@ void vfit_file_unmap(const void *p, size_t len)
 		munmap((void *)(uintptr_t)p, len);
 }
 
+int vfit_check_writable(const char *path, struct vfit_err *e)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return errno == ENOENT ? 0 :
+		       vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	/* Mode bits as well as access(): root may write anything, but 0444 says "keep". */
+	if (access(path, W_OK) || !(st.st_mode & 0222))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read-only file (mode %04o), not replaced",
+				    path, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
 int vfit_create_tmp(const char *tmp, mode_t mode)
 {
 	if (unlink(tmp) && errno != ENOENT)
@@ -249,8 +263,15 @@ int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *
 	dcopy = bcopy = NULL;
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot create temporary file: %s", path,
-			     strerror(errno));
+		int err = errno;
+
+		*strrchr(o->tmp, '/') = 0;
+		/* The new file is written beside the old one, then renamed over it. */
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot create temporary file in %s: %s%s", path,
+			     o->tmp, strerror(err),
+			     err == EACCES || err == EPERM || err == EROFS ?
+			     " (the directory must be writable: the file is replaced by a rename)" :
+			     "");
 		free(o->tmp);
 		o->tmp = NULL;
 		vfit_out_discard(o);

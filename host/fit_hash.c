@@ -31,8 +31,8 @@ static const char *const image_refs[] = {
 	"standalone", NULL,
 };
 
-/* Names, '@', depth and path lengths of every node. */
-static int check_nodes(const char *name, const void *fit, struct vfit_err *e)
+/* Names, '@' (unless flags allow it), depth and path lengths of every node. */
+static int check_nodes(const char *name, const void *fit, unsigned int flags, struct vfit_err *e)
 {
 	int plen[DEPTH_MAX + 2];
 	int node = 0, depth = 0, len;
@@ -49,7 +49,7 @@ static int check_nodes(const char *name, const void *fit, struct vfit_err *e)
 		if (!n)
 			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: bad node name at 0x%x",
 					    name, node);
-		if (memchr(n, '@', (size_t)len))
+		if (!(flags & VFIT_FIT_ALLOW_AT) && memchr(n, '@', (size_t)len))
 			return vfit_err_set(e, VFIT_EXIT_REJECT,
 					    "%s: %s: '@' in a node name (U-Boot rejects it)", name,
 					    vfit_node_path(fit, node));
@@ -118,7 +118,7 @@ static int check_confs(const char *name, const void *fit, const struct vfit_fit_
 	return 0;
 }
 
-int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e)
+int vfit_fit_precheck(const char *name, const void *fit, unsigned int flags, struct vfit_err *e)
 {
 	int images, r = fdt_check_full(fit, fdt_totalsize(fit));
 	struct vfit_fit_index *ix;
@@ -127,7 +127,7 @@ int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
 				    fdt_strerror(r));
 	images = fdt_path_offset(fit, "/images");
-	if (check_nodes(name, fit, e))
+	if (check_nodes(name, fit, flags, e))
 		return -1;
 	if (!fdt_getprop(fit, 0, "description", NULL))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: /: description missing", name);

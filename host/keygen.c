@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * vfit keygen: the two files mkimage looks for, DIR/NAME.key (PEM private
- * key, mode 0600) and DIR/NAME.crt (self-signed X.509, CN=NAME), made with
- * OpenSSL 3's EVP interface.  Both files are written and fsync'd as
+ * vfit keygen: the files mkimage looks for (fit-signature.md §4.1), made
+ * with OpenSSL 3's EVP interface.  RSA: DIR/NAME.key (PEM private key, mode
+ * 0600) and DIR/NAME.crt (self-signed X.509, CN=NAME), mkimage's source of
+ * the public key.  ECDSA: DIR/NAME.pem only (PKCS#8 PEM, 0600; mkimage
+ * derives the public key from it).  Files are written and fsync'd as
  * temporary files with their final modes first (vfit_out_write), then put
  * in place: linked without --force (link() fails if the name exists, so
  * an existing key is never replaced), renamed with it.  A failure before
@@ -71,6 +73,26 @@ static int write_pem(struct vfit_out *o, const char *path, EVP_PKEY *k, X509 *x,
 	return ok ? 0 : -1;
 }
 
+/* DIR/NAME.ext for a valid key name, else -1 with e set. */
+static int key_path(char *path, size_t size, const char *dir, const char *name, const char *ext,
+		    struct vfit_err *e)
+{
+	if (!*name || strchr(name, '/') || strchr(name, '@'))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "key name '%s': must not be empty or "
+				    "contain '/' or '@'", name);
+	if ((size_t)snprintf(path, size, "%s/%s.%s", dir, name, ext) >= size)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "path too long: %s/%s", dir, name);
+	return 0;
+}
+
+static int exists(const char *path, int force, struct vfit_err *e)
+{
+	if (force || access(path, F_OK))
+		return 0;
+	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: already exists (use --force to replace it)",
+			    path);
+}
+
 int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		struct vfit_err *e)
 {
@@ -84,15 +106,10 @@ int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 	if (bits != 2048 && bits != 3072 && bits != 4096)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "key size %u: use rsa2048, rsa3072 or rsa4096",
 				    bits);
-	if (!*name || strchr(name, '/') || strchr(name, '@'))
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "key name '%s': must not be empty or "
-				    "contain '/' or '@'", name);
-	if ((size_t)snprintf(kpath, sizeof(kpath), "%s/%s.key", dir, name) >= sizeof(kpath) ||
-	    (size_t)snprintf(cpath, sizeof(cpath), "%s/%s.crt", dir, name) >= sizeof(cpath))
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "path too long: %s/%s", dir, name);
-	if (!force && (!access(kpath, F_OK) || !access(cpath, F_OK)))
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: already exists (use --force to replace it)",
-				    !access(kpath, F_OK) ? kpath : cpath);
+	if (key_path(kpath, sizeof(kpath), dir, name, "key", e) ||
+	    key_path(cpath, sizeof(cpath), dir, name, "crt", e) || exists(kpath, force, e) ||
+	    exists(cpath, force, e))
+		return -1;
 	k = EVP_RSA_gen(bits);
 	if (!k)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "RSA key generation failed");
@@ -120,6 +137,28 @@ int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 	r = 0;
 out:
 	X509_free(x);
+	EVP_PKEY_free(k);
+	return r;
+}
+
+int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curve, int force,
+		      struct vfit_err *e)
+{
+	struct vfit_out ko = { .mode = 0600, .no_replace = !force };
+	char kpath[PATH_MAX];
+	const char *group = curve == VFIT_EC_P256 ? "P-256"
+			    : curve == VFIT_EC_P384 ? "P-384" : NULL;
+	EVP_PKEY *k;
+	int r;
+
+	if (!group)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "ECDSA curve: use ecdsa256 or ecdsa384");
+	if (key_path(kpath, sizeof(kpath), dir, name, "pem", e) || exists(kpath, force, e))
+		return -1;
+	k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", group);
+	if (!k)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "ECDSA key generation failed");
+	r = write_pem(&ko, kpath, k, NULL, e) || vfit_out_commit(&ko, e) ? -1 : 0;
 	EVP_PKEY_free(k);
 	return r;
 }

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Listing of a FIT in the layout of `mkimage -l`, plus what a signing
- * workflow needs to see: whether each signature node is signed at all
- * ("unsigned" when it has no value), who signed it, padding, the
- * configuration signatures' hashed-nodes/hashed-strings, and where
- * external payloads are.  Every property is read through libfdt's checked
- * accessors after fdt_check_full(), so a hostile FIT only prints oddly.
+ * Listings of FIT and legacy images.  The default is exactly what
+ * `mkimage -l` (v2023.01) prints, line for line, because scripts and
+ * oe-selftest parse it; for dm-verity nodes, which only HEAD knows, the
+ * lines HEAD prints.  `vfit info` adds what a signing workflow needs to
+ * see: whether each signature node is signed at all, who signed it,
+ * padding, the configuration signatures' sign-images, hashed-nodes and
+ * hashed-strings, compatible strings, where external payloads are, the
+ * anti-rollback index, and referenced images a signature leaves out.
+ * Every property is read through libfdt's checked accessors after
+ * fdt_check_full(), so a hostile FIT only prints oddly.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +21,15 @@
 #include "mkimage_int.h"
 #include "names.h"
 
-static void print_time(FILE *f, const char *label, uint32_t t)
+struct lister {
+	FILE *f;
+	const void *fit;
+	int info;
+	int have_ts;
+	uint32_t ts;
+};
+
+void vfit_print_time(FILE *f, const char *label, uint32_t t)
 {
 	time_t tt = (time_t)t;
 	char buf[64];
@@ -26,6 +38,12 @@ static void print_time(FILE *f, const char *label, uint32_t t)
 	if (!localtime_r(&tt, &tm) || !strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
 		snprintf(buf, sizeof(buf), "%u", t);
 	fprintf(f, "%s%s\n", label, buf);
+}
+
+void vfit_print_size(FILE *f, uint32_t size)
+{
+	fprintf(f, "%u Bytes = %.2f KiB = %.2f MiB\n", size, (double)size / 1.024e3,
+		(double)size / 1.048576e6);
 }
 
 static void print_hex(FILE *f, const uint8_t *p, int len)
@@ -37,129 +55,309 @@ static void print_hex(FILE *f, const uint8_t *p, int len)
 	fputc('\n', f);
 }
 
-/* A stringlist as "a, b, c"; `sep` between entries. */
-static void print_list(FILE *f, const char *v, int len, const char *sep)
+/* A stringlist, one entry per line under the first. */
+static void print_list(FILE *f, const char *label, const char *v, int len)
 {
 	const char *s;
-	int first = 1;
 
-	for (s = v; s < v + len; s += strlen(s) + 1) {
-		fprintf(f, "%s%s", first ? "" : sep, s);
-		first = 0;
-	}
-	fputc('\n', f);
+	for (s = v; s < v + len; s += strlen(s) + 1)
+		fprintf(f, "%s%s\n", s == v ? label : "                ", s);
 }
 
-static void print_sig(FILE *f, const void *fit, int node, int conf)
+static const char *str(const struct lister *l, int node, const char *name)
 {
-	const char *algo = vfit_fdt_str(fit, node, "algo"), *hint = vfit_fdt_str(fit, node, "key-name-hint");
-	const char *v, *who = vfit_fdt_str(fit, node, "signer-name");
-	uint32_t t;
+	return vfit_fdt_str(l->fit, node, name);
+}
+
+/* A property that is a NUL-terminated stringlist; NULL otherwise. */
+static const char *strlist(const void *fit, int node, const char *name, int *len)
+{
+	const char *v = fdt_getprop(fit, node, name, len);
+
+	return v && *len > 0 && !v[*len - 1] ? v : NULL;
+}
+
+/* ---- hash and signature nodes ----------------------------------------- */
+
+static void print_sig_info(const struct lister *l, int node, int conf)
+{
+	const char *v = str(l, node, "signer-name");
 	int len;
 
-	fprintf(f, "  Sign algo:    %s:%s\n", algo ? algo : "unavailable", hint ? hint : "unavailable");
-	if (vfit_fdt_str(fit, node, "padding"))
-		fprintf(f, "  Sign padding: %s\n", vfit_fdt_str(fit, node, "padding"));
-	v = fdt_getprop(fit, node, "value", &len);
-	if (v && len > 0) {
-		fprintf(f, "  Sign value:   ");
-		print_hex(f, (const uint8_t *)v, len);
-	} else {
-		fprintf(f, "  Sign value:   unsigned\n");
-		return;
-	}
-	if (!vfit_fdt_u32(fit, node, "timestamp", &t))
-		print_time(f, "  Timestamp:    ", t);
-	if (who)
-		fprintf(f, "  Signer:       %s %s\n", who,
-			vfit_fdt_str(fit, node, "signer-version") ? vfit_fdt_str(fit, node, "signer-version")
-							       : "");
-	if (vfit_fdt_str(fit, node, "comment"))
-		fprintf(f, "  Comment:      %s\n", vfit_fdt_str(fit, node, "comment"));
+	if (v)
+		fprintf(l->f, "  Signer:       %s %s\n", v,
+			str(l, node, "signer-version") ? str(l, node, "signer-version") : "");
+	if (str(l, node, "comment"))
+		fprintf(l->f, "  Comment:      %s\n", str(l, node, "comment"));
 	if (!conf)
 		return;
-	v = fdt_getprop(fit, node, "sign-images", &len);
-	if (v && len > 0 && !v[len - 1]) {
-		fprintf(f, "  Sign images:  ");
-		print_list(f, v, len, ", ");
-	}
-	v = fdt_getprop(fit, node, "hashed-nodes", &len);
-	if (v && len > 0 && !v[len - 1]) {
-		fprintf(f, "  Hashed nodes: ");
-		print_list(f, v, len, "\n                ");
-	}
-	v = fdt_getprop(fit, node, "hashed-strings", &len);
-	if (v && len == 8)
-		fprintf(f, "  Hashed strings: %u bytes\n", fdt32_to_cpu(((const fdt32_t *)v)[1]));
-}
-
-static void print_addr(FILE *f, const void *fit, int node, const char *prop, const char *label)
-{
-	int len;
-	const fdt32_t *v = fdt_getprop(fit, node, prop, &len);
-
-	if (v && len == 4)
-		fprintf(f, "%s0x%08x\n", label, fdt32_to_cpu(v[0]));
-	else if (v && len == 8)
-		fprintf(f, "%s0x%08x%08x\n", label, fdt32_to_cpu(v[0]), fdt32_to_cpu(v[1]));
-	else
-		fprintf(f, "%sunavailable\n", label);
-}
-
-static void print_image(FILE *f, const void *fit, int img, int idx, int have_ts, uint32_t ts)
-{
-	const char *type = vfit_fdt_str(fit, img, "type"), *v;
-	uint32_t off, size;
-	int sub, len;
-
-	fprintf(f, " Image %d (%s)\n", idx, fdt_get_name(fit, img, NULL));
-	v = vfit_fdt_str(fit, img, "description");
-	fprintf(f, "  Description:  %s\n", v ? v : "unavailable");
-	if (have_ts)
-		print_time(f, "  Created:      ", ts);
-	fprintf(f, "  Type:         %s\n", vfit_name_long(VFIT_NAME_TYPE, type));
-	fprintf(f, "  Compression:  %s\n",
-		vfit_name_long(VFIT_NAME_COMP, vfit_fdt_str(fit, img, "compression") ?
-			       vfit_fdt_str(fit, img, "compression") : "none"));
-	v = fdt_getprop(fit, img, "data", &len);
+	v = strlist(l->fit, node, "sign-images", &len);
 	if (v) {
-		size = (uint32_t)len;
-	} else if (!vfit_fdt_u32(fit, img, "data-size", &size)) {
-		if (!vfit_fdt_u32(fit, img, "data-position", &off))
-			fprintf(f, "  Data Position: 0x%08x (from the start of the FIT)\n", off);
-		else if (!vfit_fdt_u32(fit, img, "data-offset", &off))
-			fprintf(f, "  Data Offset:  0x%08x (after the FDT)\n", off);
-	} else {
-		size = 0;
-		fprintf(f, "  Data:         unavailable\n");
+		fprintf(l->f, "  Sign images:  ");
+		for (; len > 0; len -= (int)strlen(v) + 1, v += strlen(v) + 1)
+			fprintf(l->f, "%s%s", v, len > (int)strlen(v) + 1 ? ", " : "\n");
 	}
-	fprintf(f, "  Data Size:    %u Bytes = %.2f KiB = %.2f MiB\n", size, (double)size / 1.024e3,
-		(double)size / 1.048576e6);
-	if (vfit_fdt_str(fit, img, "arch"))
-		fprintf(f, "  Architecture: %s\n", vfit_name_long(VFIT_NAME_ARCH, vfit_fdt_str(fit, img, "arch")));
-	if (vfit_fdt_str(fit, img, "os"))
-		fprintf(f, "  OS:           %s\n", vfit_name_long(VFIT_NAME_OS, vfit_fdt_str(fit, img, "os")));
-	if (type && (!strcmp(type, "kernel") || !strcmp(type, "ramdisk") ||
-		     !strcmp(type, "standalone") || !strcmp(type, "firmware"))) {
-		print_addr(f, fit, img, "load", "  Load Address: ");
-		print_addr(f, fit, img, "entry", "  Entry Point:  ");
-	}
-	fdt_for_each_subnode(sub, fit, img) {
-		const char *n = fdt_get_name(fit, sub, NULL);
+	v = strlist(l->fit, node, "hashed-nodes", &len);
+	if (v)
+		print_list(l->f, "  Hashed nodes: ", v, len);
+	v = fdt_getprop(l->fit, node, "hashed-strings", &len);
+	if (v && len == 8)
+		fprintf(l->f, "  Hashed strings: %u bytes\n",
+			fdt32_to_cpu(((const fdt32_t *)v)[1]));
+}
 
-		if (n && !strncmp(n, "hash", 4)) {
-			v = vfit_fdt_str(fit, sub, "algo");
-			fprintf(f, "  Hash algo:    %s\n", v ? v : "unavailable");
-			v = fdt_getprop(fit, sub, "value", &len);
-			fprintf(f, "  Hash value:   ");
-			if (v && len > 0)
-				print_hex(f, (const uint8_t *)v, len);
-			else
-				fprintf(f, "unavailable\n");
-		} else if (n && !strncmp(n, "signature", 9)) {
-			print_sig(f, fit, sub, 0);
-		}
+/* "Hash" or "Sign" node: algo[:key] [(required)], padding, value, timestamp. */
+static void print_check(const struct lister *l, int node, const char *kind, int conf)
+{
+	const char *algo = str(l, node, "algo"), *key = str(l, node, "key-name-hint");
+	const uint8_t *v;
+	uint32_t t;
+	int len, sig = kind[0] == 'S';
+
+	fprintf(l->f, "  %s algo:    ", kind);
+	if (!algo) {
+		fprintf(l->f, "invalid/unsupported\n");
+		return;
 	}
+	fprintf(l->f, "%s%s%s%s\n", algo, key ? ":" : "", key ? key : "",
+		fdt_getprop(l->fit, node, "required", NULL) ? " (required)" : "");
+	if (str(l, node, "padding"))
+		fprintf(l->f, "  %s padding: %s\n", kind, str(l, node, "padding"));
+	v = fdt_getprop(l->fit, node, "value", &len);
+	fprintf(l->f, "  %s value:   ", kind);
+	if (!v || len <= 0) {
+		fprintf(l->f, "%s\n", l->info && sig ? "unsigned" : "unavailable");
+		if (l->info && sig)
+			return;
+	} else {
+		print_hex(l->f, v, len);
+	}
+	if (key) {
+		if (!vfit_fdt_u32(l->fit, node, "timestamp", &t))
+			vfit_print_time(l->f, "  Timestamp:    ", t);
+		else
+			fprintf(l->f, "  Timestamp:    unavailable\n");
+	}
+	if (l->info && sig)
+		print_sig_info(l, node, conf);
+}
+
+/* HEAD's lines for a dm-verity node. */
+static void print_verity(const struct lister *l, int node)
+{
+	const uint8_t *v;
+	int len;
+
+	fprintf(l->f, "  Verity algo:  %s\n", str(l, node, "algo") ? str(l, node, "algo") : "");
+	v = fdt_getprop(l->fit, node, "digest", &len);
+	fprintf(l->f, "  Verity hash:  ");
+	if (v && len > 0)
+		print_hex(l->f, v, len);
+	else
+		fprintf(l->f, "\n");
+	v = fdt_getprop(l->fit, node, "salt", &len);
+	fprintf(l->f, "  Verity salt:  ");
+	if (v && len > 0)
+		print_hex(l->f, v, len);
+	else
+		fprintf(l->f, "\n");
+}
+
+static void print_subnodes(const struct lister *l, int parent, int conf)
+{
+	const char *n;
+	int sub;
+
+	fdt_for_each_subnode(sub, l->fit, parent) {
+		n = fdt_get_name(l->fit, sub, NULL);
+		if (!n)
+			continue;
+		if (!strncmp(n, "hash", 4))
+			print_check(l, sub, "Hash", conf);
+		else if (!strncmp(n, "signature", 9))
+			print_check(l, sub, "Sign", conf);
+		else if (!conf && !strcmp(n, "dm-verity"))
+			print_verity(l, sub);
+	}
+}
+
+/* ---- images -------------------------------------------------------------- */
+
+static int is_type(const char *type, const char *const *list)
+{
+	for (; type && *list; list++)
+		if (!strcmp(type, *list))
+			return 1;
+	return 0;
+}
+
+/* load/entry of 1 or 2 cells as "0x%08llx"; mkimage's message for other sizes. */
+static void print_addr(const struct lister *l, int node, const char *prop, const char *label,
+		       int optional)
+{
+	const fdt32_t *v;
+	uint64_t a;
+	int len;
+
+	v = fdt_getprop(l->fit, node, prop, &len);
+	if (v && len != 4 && len != 8)
+		fprintf(l->f, "Unsupported %s address size\n", prop);
+	if (!v || (len != 4 && len != 8)) {
+		if (!optional)
+			fprintf(l->f, "%sunavailable\n", label);
+		return;
+	}
+	a = fdt32_to_cpu(v[0]);
+	if (len == 8)
+		a = a << 32 | fdt32_to_cpu(v[1]);
+	fprintf(l->f, "%s0x%08llx\n", label, (unsigned long long)a);
+}
+
+static void print_data(const struct lister *l, int img)
+{
+	uint32_t size, off;
+	int len;
+
+	fprintf(l->f, "  Data Size:    ");
+	if (fdt_getprop(l->fit, img, "data", &len)) {
+		vfit_print_size(l->f, (uint32_t)len);
+		return;
+	}
+	if (vfit_fdt_u32(l->fit, img, "data-size", &size)) {
+		fprintf(l->f, "unavailable\n");
+		return;
+	}
+	vfit_print_size(l->f, size);
+	if (!l->info)
+		return;
+	if (!vfit_fdt_u32(l->fit, img, "data-position", &off))
+		fprintf(l->f, "  Data Position: 0x%08x (from the start of the FIT)\n", off);
+	else if (!vfit_fdt_u32(l->fit, img, "data-offset", &off))
+		fprintf(l->f, "  Data Offset:  0x%08x (after the FDT)\n", off);
+}
+
+static void print_image(const struct lister *l, int img, int idx)
+{
+	static const char *const arch_types[] = { "kernel", "standalone", "ramdisk", "firmware",
+						  "flat_dt", NULL };
+	static const char *const os_types[] = { "kernel", "ramdisk", "firmware", NULL };
+	static const char *const load_types[] = { "kernel", "standalone", "firmware", "ramdisk",
+						  "fpga", NULL };
+	static const char *const entry_types[] = { "kernel", "standalone", "ramdisk", NULL };
+	const char *type = str(l, img, "type"), *v;
+
+	fprintf(l->f, " Image %d (%s)\n", idx, fdt_get_name(l->fit, img, NULL));
+	v = str(l, img, "description");
+	fprintf(l->f, "  Description:  %s\n", v ? v : "unavailable");
+	if (l->have_ts)
+		vfit_print_time(l->f, "  Created:      ", l->ts);
+	else
+		fprintf(l->f, "  Created:      unavailable\n");
+	fprintf(l->f, "  Type:         %s\n", vfit_name_long(VFIT_NAME_TYPE, type));
+	v = str(l, img, "compression");
+	fprintf(l->f, "  Compression:  %s\n", vfit_name_long(VFIT_NAME_COMP, v ? v : "none"));
+	print_data(l, img);
+	if (is_type(type, arch_types))
+		fprintf(l->f, "  Architecture: %s\n",
+			vfit_name_long(VFIT_NAME_ARCH, str(l, img, "arch")));
+	if (is_type(type, os_types))
+		fprintf(l->f, "  OS:           %s\n", vfit_name_long(VFIT_NAME_OS, str(l, img, "os")));
+	if (is_type(type, load_types) || (type && !strcmp(type, "flat_dt")))
+		print_addr(l, img, "load", "  Load Address: ", !is_type(type, load_types));
+	if (is_type(type, entry_types))
+		print_addr(l, img, "entry", "  Entry Point:  ", 0);
+	print_subnodes(l, img, 0);
+}
+
+/* ---- configurations ----------------------------------------------------- */
+
+/* Is /images/<img> (and so its hashes) among the signature's hashed-nodes? */
+static int covered(const void *fit, int sig, const char *img)
+{
+	char path[256];
+	const char *v, *s;
+	int len;
+
+	v = strlist(fit, sig, "hashed-nodes", &len);
+	snprintf(path, sizeof(path), "/images/%s", img);
+	for (s = v; s && s < v + len; s += strlen(s) + 1)
+		if (!strcmp(s, path))
+			return 1;
+	return 0;
+}
+
+/*
+ * U-Boot HEAD (and vfit verify) check every image a configuration
+ * references; mkimage signs only those sign-images names.  A signed
+ * configuration whose hashed-nodes leave one out fails there.  Calls
+ * gap() for each such image; returns how many there are.
+ */
+static int find_gaps(const void *fit, int conf, int sig,
+		     void (*gap)(void *ctx, const char *img, const char *prop), void *ctx)
+{
+	int images = fdt_path_offset(fit, "/images"), off, len, n = 0;
+	const char *prop, *v, *s;
+
+	fdt_for_each_property_offset(off, fit, conf) {
+		v = fdt_getprop_by_offset(fit, off, &prop, &len);
+		if (!v || !prop || !strcmp(prop, "description") || !strcmp(prop, "compatible") ||
+		    !strcmp(prop, "default") || len <= 0 || v[len - 1])
+			continue;
+		for (s = v; s < v + len; s += strlen(s) + 1)
+			if (fdt_subnode_offset(fit, images, s) >= 0 && !covered(fit, sig, s)) {
+				if (gap)
+					gap(ctx, s, prop);
+				n++;
+			}
+	}
+	return n;
+}
+
+struct gap_line {
+	FILE *f;
+	const char *sig;
+};
+
+static void print_gap(void *ctx, const char *img, const char *prop)
+{
+	const struct gap_line *g = ctx;
+
+	fprintf(g->f, "  WARNING:      %s does not cover image '%s' (%s): U-Boot HEAD and vfit "
+		"verify refuse it; sign with vfit mkimage, or add \"%s\" to sign-images\n",
+		g->sig, img, prop, prop);
+}
+
+struct gap_first {
+	char *img, *prop;
+	size_t isize, psize;
+};
+
+static void first_gap(void *ctx, const char *img, const char *prop)
+{
+	struct gap_first *g = ctx;
+
+	if (g->img[0])
+		return;
+	snprintf(g->img, g->isize, "%s", img);
+	snprintf(g->prop, g->psize, "%s", prop);
+}
+
+int vfit_fit_sign_gap(const void *fit, size_t len, const char *sig_path, char *img, size_t isize,
+		      char *prop, size_t psize)
+{
+	struct gap_first g = { img, prop, isize, psize };
+	int sig, conf;
+
+	if (!isize || !psize)
+		return 0;
+	img[0] = prop[0] = 0;
+	if (len < sizeof(struct fdt_header) || fdt_check_full(fit, len))
+		return 0;
+	sig = fdt_path_offset(fit, sig_path);
+	conf = sig < 0 ? sig : fdt_parent_offset(fit, sig);
+	if (conf < 0 || fdt_parent_offset(fit, conf) != fdt_path_offset(fit, "/configurations"))
+		return 0;
+	return find_gaps(fit, conf, sig, first_gap, &g) > 0;
 }
 
 /*
@@ -167,67 +365,107 @@ static void print_image(FILE *f, const void *fit, int img, int idx, int have_ts,
  * configuration signature covers it).  A configuration without one counts
  * as index 0: any older FIT may replace it, which the listing says.
  */
-static void print_rollback(FILE *f, const void *fit, int conf)
+static void print_rollback(const struct lister *l, int conf)
 {
-	const char *ctr = vfit_fdt_str(fit, conf, "rollback-counter");
+	const char *ctr = str(l, conf, "rollback-counter");
 	uint32_t idx;
 	int len;
 
-	if (!vfit_fdt_u32(fit, conf, "rollback-index", &idx))
-		fprintf(f, "  Rollback:     index %u, counter %s\n", idx, ctr ? ctr : "of its boot stage");
-	else if (fdt_getprop(fit, conf, "rollback-index", &len))
-		fprintf(f, "  Rollback:     invalid rollback-index (%d bytes, not 4)\n", len);
+	if (!vfit_fdt_u32(l->fit, conf, "rollback-index", &idx))
+		fprintf(l->f, "  Rollback:     index %u, counter %s\n", idx,
+			ctr ? ctr : "of its boot stage");
+	else if (fdt_getprop(l->fit, conf, "rollback-index", &len))
+		fprintf(l->f, "  Rollback:     invalid rollback-index (%d bytes, not 4)\n", len);
 	else
-		fprintf(f, "  Rollback:     WARNING: no rollback-index (treated as 0, no "
-			   "protection against older FITs)\n");
+		fprintf(l->f, "  Rollback:     WARNING: no rollback-index (treated as 0, no "
+			      "protection against older FITs)\n");
 }
 
-static void print_conf(FILE *f, const void *fit, int conf, int idx)
+static void print_info_conf(const struct lister *l, int conf)
+{
+	const char *v;
+	int len;
+
+	v = strlist(l->fit, conf, "compatible", &len);
+	if (v)
+		print_list(l->f, "  Compatible:   ", v, len);
+	print_rollback(l, conf);
+}
+
+/* After the signature lines: every image a signed configuration leaves out. */
+static void print_info_gaps(const struct lister *l, int conf)
+{
+	struct gap_line g = { .f = l->f };
+	int sub, len;
+
+	fdt_for_each_subnode(sub, l->fit, conf)
+		if (!strncmp(fdt_get_name(l->fit, sub, NULL), "signature", 9) &&
+		    fdt_getprop(l->fit, sub, "value", &len) && len > 0) {
+			g.sig = fdt_get_name(l->fit, sub, NULL);
+			find_gaps(l->fit, conf, sub, print_gap, &g);
+		}
+}
+
+static void print_conf(const struct lister *l, int conf, int idx)
 {
 	static const struct {
 		const char *prop, *label;
+		int list;   /* every string, or the first only */
 	} refs[] = {
-		{ "kernel", "  Kernel:       " }, { "ramdisk", "  Init Ramdisk: " },
-		{ "fdt", "  FDT:          " }, { "loadables", "  Loadables:    " },
-		{ "fpga", "  FPGA:         " }, { "firmware", "  Firmware:     " },
-		{ "script", "  Script:       " }, { "setup", "  Setup:        " },
-		{ "standalone", "  Standalone:   " },
+		{ "ramdisk", "  Init Ramdisk: ", 0 }, { "firmware", "  Firmware:     ", 0 },
+		{ "fdt", "  FDT:          ", 1 }, { "fpga", "  FPGA:         ", 0 },
+		{ "loadables", "  Loadables:    ", 1 },
 	};
 	const char *v;
 	size_t i;
-	int sub, len;
+	int len;
 
-	fprintf(f, " Configuration %d (%s)\n", idx, fdt_get_name(fit, conf, NULL));
-	v = vfit_fdt_str(fit, conf, "description");
-	fprintf(f, "  Description:  %s\n", v ? v : "unavailable");
+	fprintf(l->f, " Configuration %d (%s)\n", idx, fdt_get_name(l->fit, conf, NULL));
+	v = str(l, conf, "description");
+	fprintf(l->f, "  Description:  %s\n", v ? v : "unavailable");
+	v = fdt_getprop(l->fit, conf, "kernel", &len);
+	fprintf(l->f, "  Kernel:       %s\n",
+		v && len > 0 && memchr(v, 0, (size_t)len) ? v : "unavailable");
 	for (i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
-		v = fdt_getprop(fit, conf, refs[i].prop, &len);
-		if (v && len > 0 && !v[len - 1]) {
-			fprintf(f, "%s", refs[i].label);
-			print_list(f, v, len, "\n                ");
-		}
+		v = strlist(l->fit, conf, refs[i].prop, &len);
+		if (v && refs[i].list)
+			print_list(l->f, refs[i].label, v, len);
+		else if (v)
+			fprintf(l->f, "%s%s\n", refs[i].label, v);
 	}
-	v = vfit_fdt_str(fit, conf, "compatible");
-	if (v)
-		fprintf(f, "  Compatible:   %s\n", v);
-	print_rollback(f, fit, conf);
-	fdt_for_each_subnode(sub, fit, conf) {
-		const char *n = fdt_get_name(fit, sub, NULL);
+	if (l->info)
+		print_info_conf(l, conf);
+	print_subnodes(l, conf, 1);
+	if (l->info)
+		print_info_gaps(l, conf);
+}
 
-		if (n && !strncmp(n, "signature", 9))
-			print_sig(f, fit, sub, 1);
+/* mkimage's warning (on stderr) for a FIT with '@' in a node name. */
+static void warn_at(const void *fit, const char *name)
+{
+	int node, depth = 0, len;
+	const char *n;
+
+	for (node = fdt_next_node(fit, 0, &depth); node >= 0 && depth > 0;
+	     node = fdt_next_node(fit, node, &depth)) {
+		n = fdt_get_name(fit, node, &len);
+		if (n && memchr(n, '@', (size_t)len)) {
+			fprintf(stderr, "vfit: warning: %s: %s: '@' in a node name: U-Boot will not "
+				"verify signatures in this FIT\n", name, vfit_node_path(fit, node));
+			return;
+		}
 	}
 }
 
-static int fit_list(FILE *f, const char *name, const void *fit, size_t len, struct vfit_err *e)
+static int fit_list(struct lister *l, const char *name, size_t len, struct vfit_err *e)
 {
-	int images, confs, node, idx, r, have_ts;
+	const void *fit = l->fit;
+	int images, confs, node, idx, r;
 	const char *v;
-	uint32_t ts;
 
 	if (len < sizeof(struct fdt_header) || fdt_magic(fit) != FDT_MAGIC ||
 	    fdt_totalsize(fit) > len)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a FIT (no valid FDT header)", name);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a FIT or legacy image", name);
 	r = fdt_check_full(fit, fdt_totalsize(fit));
 	if (r)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
@@ -235,35 +473,46 @@ static int fit_list(FILE *f, const char *name, const void *fit, size_t len, stru
 	images = fdt_path_offset(fit, "/images");
 	if (images < 0)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a FIT (no /images)", name);
-	v = vfit_fdt_str(fit, 0, "description");
-	fprintf(f, "FIT description: %s\n", v ? v : "unavailable");
-	have_ts = !vfit_fdt_u32(fit, 0, "timestamp", &ts);
-	if (have_ts)
-		print_time(f, "Created:         ", ts);
+	warn_at(fit, name);
+	v = str(l, 0, "description");
+	fprintf(l->f, "FIT description: %s\n", v ? v : "unavailable");
+	l->have_ts = !vfit_fdt_u32(fit, 0, "timestamp", &l->ts);
+	if (l->have_ts)
+		vfit_print_time(l->f, "Created:         ", l->ts);
+	else
+		fprintf(l->f, "Created:         unavailable\n");
 	idx = 0;
 	fdt_for_each_subnode(node, fit, images)
-		print_image(f, fit, node, idx++, have_ts, ts);
+		print_image(l, node, idx++);
 	confs = fdt_path_offset(fit, "/configurations");
 	if (confs < 0)
 		return 0;
-	v = vfit_fdt_str(fit, confs, "default");
+	v = str(l, confs, "default");
 	if (v)
-		fprintf(f, " Default Configuration: '%s'\n", v);
+		fprintf(l->f, " Default Configuration: '%s'\n", v);
 	idx = 0;
 	fdt_for_each_subnode(node, fit, confs)
-		print_conf(f, fit, node, idx++);
+		print_conf(l, node, idx++);
 	return 0;
 }
 
-int vfit_fit_list_file(FILE *f, const char *path, struct vfit_err *e)
+int vfit_image_list_file(FILE *f, const char *path, int info, struct vfit_err *e)
 {
+	struct lister l = { .f = f, .info = info };
 	char *buf;
 	size_t len;
-	int r;
+	int r = 0;
 
 	if (vfit_file_read(path, 0, &buf, &len, e))
 		return -1;
-	r = fit_list(f, path, buf, len, e);
+	l.fit = buf;
+	if (len >= 4 && !memcmp(buf, "\x27\x05\x19\x56", 4)) {
+		r = vfit_legacy_check(path, (const uint8_t *)buf, len, e);
+		if (!r)
+			vfit_legacy_print(f, (const uint8_t *)buf);
+	} else {
+		r = fit_list(&l, path, len, e);
+	}
 	free(buf);
 	return r;
 }

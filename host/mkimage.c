@@ -118,6 +118,87 @@ static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct
 	return r;
 }
 
+/* A configuration signature that holds a value: the root timestamp is under it. */
+static const char *signed_conf(const void *fit)
+{
+	int confs = fdt_path_offset(fit, "/configurations"), conf, sub, len;
+
+	fdt_for_each_subnode(conf, fit, confs)
+		fdt_for_each_subnode(sub, fit, conf)
+			if (!strncmp(fdt_get_name(fit, sub, NULL), "signature", 9) &&
+			    fdt_getprop(fit, sub, "value", &len) && len > 0)
+				return vfit_node_path(fit, sub);
+	return NULL;
+}
+
+/*
+ * -F -t without keys would change the signed timestamp and leave the old
+ * signature in place, which then fails on the device.
+ */
+static int check_touch(const struct vfit_mkimage *m, const struct vfit_signer *s,
+		       const void *fit, struct vfit_err *e)
+{
+	const char *sig;
+
+	if (!m->update || !m->touch || vfit_signer_active(s))
+		return 0;
+	sig = signed_conf(fit);
+	if (!sig)
+		return 0;
+	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -t changes the timestamp that %s signs: "
+			    "give the keys (-k, -G or -N) to sign it again", m->out, sig);
+}
+
+/* The first node with '@' in its name, or NULL. */
+static const char *at_node(const void *fit)
+{
+	int node, depth = 0, len;
+	const char *n;
+
+	for (node = fdt_next_node(fit, 0, &depth); node >= 0 && depth > 0;
+	     node = fdt_next_node(fit, node, &depth)) {
+		n = fdt_get_name(fit, node, &len);
+		if (n && memchr(n, '@', (size_t)len))
+			return vfit_node_path(fit, node);
+	}
+	return NULL;
+}
+
+static int has_signature_node(const void *fit)
+{
+	int node, depth = 0;
+	const char *n;
+
+	for (node = fdt_next_node(fit, 0, &depth); node >= 0 && depth > 0;
+	     node = fdt_next_node(fit, node, &depth)) {
+		n = fdt_get_name(fit, node, NULL);
+		if (depth == 3 && n && !strncmp(n, "signature", 9))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * '@' in a node name: U-Boot refuses to check any signature in such a FIT
+ * (unit addresses, CVE-2021-27138), so it is built unsigned only, with a
+ * warning as mkimage gives, and refused the moment a signature is made.
+ */
+static int check_at(const char *name, const void *fit, const struct vfit_mkimage *m,
+		    struct vfit_err *e)
+{
+	const char *node = at_node(fit);
+
+	if (!node)
+		return 0;
+	if ((m->keydir || m->keyfile || m->engine) && has_signature_node(fit))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: '@' in a node name: U-Boot "
+				    "verifies no signature in such a FIT (rename the node)", name,
+				    node);
+	fprintf(stderr, "vfit: mkimage: warning: %s: %s: '@' in a node name: U-Boot will not "
+		"verify signatures in this FIT\n", name, node);
+	return 0;
+}
+
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 {
 	struct vfit_fdtbuf fit = { 0 }, dtb = { 0 }, *keydtb = NULL;
@@ -129,17 +210,26 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	int r = -1;
 
 	m->signed_conf[0] = m->key_node[0] = 0;
+	/*
+	 * mkimage edits the -K DTB in place: a read-only one is refused, never
+	 * replaced.  (It renames a new FIT over the old one, as vfit does.)
+	 */
+	if (m->keydest && vfit_check_writable(m->keydest, e))
+		return -1;
 	if (load_source(m, &fit, e))
 		return -1;
 	/* mkimage packs here; the free space after it is ours to grow into. */
 	packed = vfit_fdt_used(fit.buf);
-	if (vfit_fdtbuf_set_size(&fit, fit.cap) || vfit_fit_precheck(name, fit.buf, e))
+	if (vfit_fdtbuf_set_size(&fit, fit.cap) ||
+	    vfit_fit_precheck(name, fit.buf, VFIT_FIT_ALLOW_AT, e) || check_at(name, fit.buf, m, e))
 		goto out;
 	s = vfit_signer_new(m);
 	if (!s) {
 		vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
 		goto out;
 	}
+	if (check_touch(m, s, fit.buf, e) || vfit_verity_images(name, &fit, m->external, e))
+		goto out;
 	/* mkimage opens (and grows) the -K DTB even when it signs nothing. */
 	if (m->keydest) {
 		if (load_keydest(m->keydest, &dtb, &dtb_file, &dtb_total, e))

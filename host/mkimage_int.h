@@ -2,7 +2,8 @@
 /*
  * Internal interfaces of the host library: files (host/fdtfile.c, also
  * used by keygen.c and the counter stores) and the mkimage passes
- * (its.c, extdata.c, fit_hash.c, fit_sign.c, mkimage.c, list.c).  Not
+ * (dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
+ * fit_sign.c, mkimage.c, list.c, legacy.c).  Not
  * installed.
  */
 #ifndef VFIT_MKIMAGE_INT_H
@@ -10,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "vfit-host/host.h"
@@ -33,6 +35,8 @@ int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *le
  * detect an oversized one); 0, or -1 with errno (EINVAL: not a regular file).
  */
 int vfit_read_small(const char *path, void *buf, size_t cap, size_t *len);
+/* 0 if path is absent or writable; a read-only file (no write bit, or no access) is an error. */
+int vfit_check_writable(const char *path, struct vfit_err *e);
 /* Writes all n bytes at offset off (pwrite, retried); 0 or -1 with errno. */
 int vfit_write_full(int fd, const void *p, size_t n, uint64_t off);
 /* The directory part of path ("." when none, "/" for the root); -1 if it does not fit. */
@@ -139,13 +143,62 @@ int vfit_fit_index_parent(const struct vfit_fit_index *ix, int off);
 /* The node's path; -1 if it does not fit in size. */
 int vfit_fit_index_path(const struct vfit_fit_index *ix, int off, char *buf, size_t size);
 
-/* ---- sources (host/its.c) ------------------------------------------------ */
+/* ---- sources (host/dtc.c, incbin.c, fit_auto.c) ------------------------- */
+
+/* Room left after a compiled FIT for hash values and signatures. */
+#define VFIT_FIT_SLACK (64 * 1024)
 
 /* dtc as mkimage runs it (but without a shell); output read from a pipe. */
 int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
 		     struct vfit_err *e);
-/* The FIT `mkimage -f auto` generates (v2023.01 layout). */
+
+/* A dtc command line: "dtc", [-i dir], the -D words, "-o", "-", source. */
+struct vfit_dtc_cmd {
+	char **argv;
+	char *words;     /* storage for the split -D words */
+	int depfile;     /* -D asks dtc for a dependency file (-d) */
+};
+int vfit_dtc_cmd_make(struct vfit_dtc_cmd *c, const char *opts, const char *incdir,
+		      const char *src, struct vfit_err *e);
+void vfit_dtc_cmd_free(struct vfit_dtc_cmd *c);
+/* Runs dtc; the blob comes back on a pipe.  With errfd >= 0, dtc's stderr goes there. */
+int vfit_dtc_run(const char *what, const struct vfit_dtc_cmd *c, int errfd, char **data,
+		 size_t *len, struct vfit_err *e);
+/*
+ * The /incbin/ bypass for large payloads (host/incbin.c): 0 compiled
+ * into out, 1 not applicable (compile the source as is), -1 error.
+ */
+int vfit_incbin_compile(const char *its, const char *src, size_t len, const char *dtc_opts,
+			struct vfit_fdtbuf *out, struct vfit_err *e);
+/* Reads exactly size bytes of path into dst (the file must not have changed size). */
+int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err *e);
+
+/* The FIT `mkimage -f auto` / `-f auto-conf` generates. */
 int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct vfit_err *e);
+
+/* ---- dm-verity (host/verity.c) ------------------------------------------- */
+
+/*
+ * For each image with a dm-verity node: appends the hash tree to the
+ * image data and fills in digest, salt, num-data-blocks and
+ * hash-start-block, as U-Boot HEAD's mkimage does (needs -E).
+ */
+int vfit_verity_images(const char *name, struct vfit_fdtbuf *fit, int external,
+		       struct vfit_err *e);
+
+/* ---- listings (host/list.c, legacy.c) ------------------------------------ */
+
+#define VFIT_LEGACY_HDR 64
+#define VFIT_LEGACY_MAGIC 0x27051956u
+
+/* "Tue Nov 14 22:13:20 2023" (local time, as ctime()), after label. */
+void vfit_print_time(FILE *f, const char *label, uint32_t t);
+/* "N Bytes = x.xx KiB = y.yy MiB". */
+void vfit_print_size(FILE *f, uint32_t size);
+/* Header magic, header CRC, size and data CRC of a legacy image in memory. */
+int vfit_legacy_check(const char *name, const uint8_t *p, size_t len, struct vfit_err *e);
+/* `mkimage -l` of a checked legacy image. */
+void vfit_legacy_print(FILE *f, const uint8_t *p);
 
 /* ---- external data (host/extdata.c) ------------------------------------- */
 
@@ -169,8 +222,12 @@ void vfit_ext_layout_free(struct vfit_ext_layout *lay);
 
 /* ---- checks, hashes and signatures ---------------------------------------- */
 
-/* Structure rules mkimage and U-Boot need before anything is written (fit-format.md §3.4, 6.2, 7). */
-int vfit_fit_precheck(const char *name, const void *fit, struct vfit_err *e);
+/*
+ * Structure rules mkimage and U-Boot need before anything is written
+ * (fit-format.md §3.4, 6.2, 7); VFIT_FIT_ALLOW_AT lets '@' through for a
+ * FIT that will not be signed.
+ */
+int vfit_fit_precheck(const char *name, const void *fit, unsigned int flags, struct vfit_err *e);
 
 /* Key material and what was signed, shared by the image and configuration passes. */
 struct vfit_signer;

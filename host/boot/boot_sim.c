@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The boot flow's platform on a host: storage, state, switch and counters
- * are files of a device directory (layout in include/vfit/boot_sim.h),
- * RAM is one anonymous mapping, and FITs are read (copied) into the
- * staging area.  A copy, not a mapping of the file: the flow verifies the
+ * are files of a device directory (layout in include/vfit-host/sim.h),
+ * each RAM region is one anonymous mapping, and FITs are read (copied)
+ * into the staging area.  A copy, not a mapping of the file: the flow verifies the
  * bytes in RAM and then loads from them, so they must be a snapshot that
  * storage written later cannot change (a MAP_PRIVATE mapping shows later
  * writes to the file in every page not yet copied, and faults with SIGBUS
@@ -135,80 +135,81 @@ static int open_regular(const char *path, struct stat *st)
 	return fd;
 }
 
-static int sim_read(void *plat, enum vfit_boot_obj obj, unsigned int slot, unsigned int stage,
-		    void *dst, size_t cap, size_t *len)
+static enum vfit_io sim_read(void *plat, enum vfit_boot_obj obj, unsigned int slot,
+			     unsigned int stage, void *dst, size_t cap, size_t *len)
 {
 	struct vfit_boot_sim *s = plat;
 	char path[PATH_MAX];
 	struct stat st;
-	int fd, rc = VFIT_BOOT_IO_OK;
+	enum vfit_io io = VFIT_IO_OK;
+	int fd;
 
 	vfit_boot_sim_path(s, path, sizeof(path), obj, slot, stage);
 	fd = open_regular(path, &st);
 	if (fd < 0)
-		return errno == ENOENT ? VFIT_BOOT_IO_ABSENT : VFIT_BOOT_IO_ERROR;
+		return errno == ENOENT ? VFIT_IO_ABSENT : VFIT_IO_ERROR;
 	if ((uint64_t)st.st_size > cap) {
-		rc = VFIT_BOOT_IO_BIG;
+		io = VFIT_IO_TOO_BIG;
 	} else {
 		*len = (size_t)st.st_size;
 		if (read_all(fd, dst, *len))
-			rc = VFIT_BOOT_IO_ERROR;
+			io = VFIT_IO_ERROR;
 	}
 	close(fd);
-	return rc;
+	return io;
 }
 
-static int sim_write(void *plat, unsigned int slot, unsigned int stage, const void *src,
-		     size_t len)
+static enum vfit_io sim_write(void *plat, unsigned int slot, unsigned int stage,
+			      const void *src, size_t len)
 {
 	struct vfit_boot_sim *s = plat;
 	char path[PATH_MAX], dir[PATH_MAX];
 
 	snprintf(dir, sizeof(dir), "%s/slot-%c", s->dir, slot ? 'b' : 'a');
 	if (mkdir(dir, 0755) && errno != EEXIST)
-		return VFIT_BOOT_IO_ERROR;
+		return VFIT_IO_ERROR;
 	vfit_boot_sim_path(s, path, sizeof(path), VFIT_BOOT_OBJ_STAGE, slot, stage);
 	if (!len)
-		return remove_file(s, path) ? VFIT_BOOT_IO_ERROR : 0;
-	return vfit_boot_sim_write_file(s, path, src, len) ? VFIT_BOOT_IO_ERROR : 0;
+		return remove_file(s, path) ? VFIT_IO_ERROR : VFIT_IO_OK;
+	return vfit_boot_sim_write_file(s, path, src, len) ? VFIT_IO_ERROR : VFIT_IO_OK;
 }
 
-static int sim_state_read(void *plat, void *buf, size_t cap, size_t *len)
+static enum vfit_io sim_state_read(void *plat, void *buf, size_t cap, size_t *len)
 {
 	struct vfit_boot_sim *s = plat;
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/state", s->dir);
 	if (vfit_read_small(path, buf, cap, len))
-		return errno == ENOENT ? VFIT_BOOT_IO_ABSENT : VFIT_BOOT_IO_ERROR;
-	return 0;
+		return errno == ENOENT ? VFIT_IO_ABSENT : VFIT_IO_ERROR;
+	return VFIT_IO_OK;
 }
 
-static int sim_state_write(void *plat, const void *buf, size_t len)
+static enum vfit_io sim_state_write(void *plat, const void *buf, size_t len)
 {
 	struct vfit_boot_sim *s = plat;
 	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/state", s->dir);
-	return vfit_boot_sim_write_file(s, path, buf, len) ? VFIT_BOOT_IO_ERROR : 0;
+	return vfit_boot_sim_write_file(s, path, buf, len) ? VFIT_IO_ERROR : VFIT_IO_OK;
 }
 
 /* A counter store failure: reported now, and kept as the command's exit status. */
-static int ctr_fail(struct vfit_boot_sim *s, const struct vfit_err *e)
+static enum vfit_io ctr_fail(struct vfit_boot_sim *s, const struct vfit_err *e)
 {
 	s->ctr_error = vfit_err_print(e, "boot");
-	return -1;
+	return VFIT_IO_ERROR;
 }
 
-static int sim_counter_read(void *plat, const char *name, uint64_t *value)
+static enum vfit_io sim_counter_read(void *plat, const char *name, uint64_t *value)
 {
 	struct vfit_boot_sim *s = plat;
 	struct vfit_err e = { 0 };
 
-	return vfit_ctr_read(s->ctr, name, value, &e) ? ctr_fail(s, &e) : 0;
+	return vfit_ctr_read(s->ctr, name, value, &e) ? ctr_fail(s, &e) : VFIT_IO_OK;
 }
 
-static int sim_counter_advance(void *plat, const char *name, uint64_t value)
+static enum vfit_io sim_counter_advance(void *plat, const char *name, uint64_t value)
 {
 	struct vfit_boot_sim *s = plat;
 	struct vfit_err e = { 0 };
@@ -216,7 +217,7 @@ static int sim_counter_advance(void *plat, const char *name, uint64_t value)
 	if (vfit_ctr_advance(s->ctr, name, value, NULL, NULL, &e))
 		return ctr_fail(s, &e);
 	step(s);
-	return 0;
+	return VFIT_IO_OK;
 }
 
 static bool sim_dev_mode(void *plat)
@@ -230,10 +231,16 @@ static bool sim_dev_mode(void *plat)
 	       !memcmp(buf, "open", 4);
 }
 
-static void sim_print(void *plat, const char *line)
+static void sim_line(void *ctx, const char *line)
 {
-	(void)plat;
+	(void)ctx;
 	puts(line);
+}
+
+/* The console: every event as vfit_boot_format_event() words it. */
+static void sim_event(void *plat, const struct vfit_boot_event *ev)
+{
+	vfit_boot_format_event(ev, sim_line, plat);
 }
 
 static int gunzip(const void *src, size_t len, void *dst, size_t cap, size_t *out)
@@ -308,6 +315,133 @@ static uint64_t sim_now(void *plat)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* ---- RAM ------------------------------------------------------------------ */
+
+/* An unsigned number in C syntax (strtoull alone would take signs and blanks too). */
+static int number(const char *s, unsigned long long *v, char **end)
+{
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, end, 0);
+	return errno ? -1 : 0;
+}
+
+int vfit_boot_sim_ram_add(struct vfit_boot_region ram[VFIT_BOOT_MAX_RAM], unsigned int *n,
+			  const char *spec, struct vfit_err *e)
+{
+	unsigned long long base, size;
+	char *end;
+	unsigned int i;
+
+	if (number(spec, &base, &end) || *end != ':' || number(end + 1, &size, &end) || *end)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "RAM region '%s': want BASE:SIZE", spec);
+	if (base % 4096 || size % 0x400000u || size < VFIT_SIM_RAM_MIN || size > VFIT_SIM_RAM_MAX ||
+	    size - 1 > UINT64_MAX - base)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "RAM region '%s': base must be 4 KiB "
+				    "aligned, size a multiple of 4 MiB from 8 MiB to 2 GiB", spec);
+	for (i = 0; i < *n; i++)
+		if (base < ram[i].base + ram[i].size && ram[i].base < base + size)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "RAM region '%s' overlaps "
+					    "0x%llx:0x%llx", spec, (unsigned long long)ram[i].base,
+					    (unsigned long long)ram[i].size);
+	if (*n >= VFIT_BOOT_MAX_RAM)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "more than %d RAM regions",
+				    VFIT_BOOT_MAX_RAM);
+	ram[*n].base = base;
+	ram[*n].size = size;
+	ram[*n].host = NULL;
+	(*n)++;
+	return 0;
+}
+
+void vfit_boot_sim_layout(const struct vfit_boot_region *ram, unsigned int n,
+			  struct vfit_boot_layout *l)
+{
+	const struct vfit_boot_region *top = &ram[n - 1];
+
+	l->ram = ram;
+	l->nram = n;
+	l->loader_addr = top->base + top->size - VFIT_SIM_LOADER_SIZE;
+	l->loader_size = VFIT_SIM_LOADER_SIZE;
+	l->fit_addr = top->base + top->size / 2;
+	l->fit_size = top->size / 2 - VFIT_SIM_LOADER_SIZE;
+}
+
+const uint8_t *vfit_boot_sim_ram(const struct vfit_boot_sim *s, uint64_t addr, uint64_t size)
+{
+	const struct vfit_boot_region *g;
+	unsigned int i;
+
+	for (i = 0; i < s->layout.nram; i++) {
+		g = &s->ram[i];
+		if (addr >= g->base && addr - g->base <= g->size && size <= g->size - (addr - g->base))
+			return g->host + (addr - g->base);
+	}
+	return NULL;
+}
+
+/* DIR/ram, else the default region. */
+static int read_ram(struct vfit_boot_sim *s, struct vfit_err *e)
+{
+	char path[PATH_MAX], buf[1024], *line, *save = NULL;
+	unsigned int n = 0;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/ram", s->dir);
+	if (vfit_read_small(path, buf, sizeof(buf) - 1, &len)) {
+		if (errno != ENOENT)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot read", path);
+		s->ram[0].base = VFIT_SIM_RAM_BASE;
+		s->ram[0].size = VFIT_SIM_RAM_SIZE;
+		n = 1;
+	} else {
+		/* vfit_read_small() stops at the buffer's end: a full buffer may be cut. */
+		if (len == sizeof(buf) - 1)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: too long", path);
+		buf[len] = 0;
+		for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			struct vfit_err why = { 0 };
+
+			if (vfit_boot_sim_ram_add(s->ram, &n, line, &why))
+				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, why.msg);
+		}
+		if (!n)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: no RAM region", path);
+	}
+	vfit_boot_sim_layout(s->ram, n, &s->layout);
+	return 0;
+}
+
+static void unmap_ram(struct vfit_boot_sim *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->layout.nram; i++)
+		if (s->ram[i].host)
+			munmap(s->ram[i].host, s->ram[i].size);
+	memset(s->ram, 0, sizeof(s->ram));
+	s->layout.nram = 0;
+}
+
+static int map_ram(struct vfit_boot_sim *s, bool prefault, struct vfit_err *e)
+{
+	unsigned int i;
+	void *p;
+
+	for (i = 0; i < s->layout.nram; i++) {
+		p = mmap(NULL, s->ram[i].size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS |
+			 MAP_NORESERVE | (prefault ? MAP_POPULATE : 0), -1, 0);
+		if (p == MAP_FAILED) {
+			unmap_ram(s);
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "cannot map %llu MiB of simulated RAM",
+					    (unsigned long long)(s->ram[i].size >> 20));
+		}
+		s->ram[i].host = p;
+	}
+	return 0;
+}
+
 int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
 		       bool prefault, struct vfit_err *e)
 {
@@ -315,7 +449,6 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 	char path[PATH_MAX];
 	const char *crash = getenv("VFIT_BOOT_CRASH_AFTER");
 	struct stat st;
-	void *ram;
 
 	memset(s, 0, sizeof(*s));
 	if (snprintf(s->dir, sizeof(s->dir), "%s", dir) >= (int)sizeof(s->dir))
@@ -323,11 +456,8 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a device directory", dir);
 	s->crash_after = crash ? atoi(crash) : 0;
-	ram = mmap(NULL, VFIT_SIM_RAM_SIZE, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | (prefault ? MAP_POPULATE : 0), -1, 0);
-	if (ram == MAP_FAILED)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "cannot map %u MiB of simulated RAM",
-				    VFIT_SIM_RAM_SIZE >> 20);
+	if (read_ram(s, e) || map_ram(s, prefault, e))
+		return -1;
 	if (tcti) {
 		snprintf(path, sizeof(path), "%s/tpm-auth", dir);
 		s->ctr = vfit_ctr_tpm_open(tcti, path, e);
@@ -336,7 +466,7 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 		s->ctr = vfit_ctr_file_open(path, e);
 	}
 	if (!s->ctr) {
-		munmap(ram, VFIT_SIM_RAM_SIZE);
+		unmap_ram(s);
 		return -1;
 	}
 	o->plat = s;
@@ -347,23 +477,15 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 	o->counter_read = sim_counter_read;
 	o->counter_advance = sim_counter_advance;
 	o->dev_mode = sim_dev_mode;
-	o->print = sim_print;
 	o->decompress = sim_decompress;
 	o->now_ns = sim_now;
-	o->ram = ram;
-	o->ram_base = VFIT_SIM_RAM_BASE;
-	o->ram_size = VFIT_SIM_RAM_SIZE;
-	o->loader_addr = VFIT_SIM_LOADER_ADDR;
-	o->loader_size = VFIT_SIM_LOADER_SIZE;
-	o->fit_addr = VFIT_SIM_FIT_ADDR;
-	o->fit_size = VFIT_SIM_FIT_SIZE;
+	o->event = sim_event;
 	return 0;
 }
 
 void vfit_boot_sim_close(struct vfit_boot_sim *s)
 {
-	if (s->ops.ram)
-		munmap(s->ops.ram, VFIT_SIM_RAM_SIZE);
+	unmap_ram(s);
 	if (s->ctr)
 		vfit_ctr_close(s->ctr);
 	memset(&s->ops, 0, sizeof(s->ops));

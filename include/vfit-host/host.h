@@ -71,6 +71,38 @@ void vfit_rsa_pub_key(const struct vfit_rsa_pub *pub, struct vfit_rsa_key *key);
 int vfit_rsa_keynode_write(void *fdt, const char *name, const struct vfit_rsa_pub *pub,
 			   const char *algo, const char *required);
 
+/* ---- ECDSA keys (host/keys_ecdsa.c) ----------------------------------- */
+
+/* An ECDSA public key as the key node holds it (fit-signature.md §4.3). */
+struct vfit_ecdsa_pub {
+	enum vfit_ec_curve curve;
+	const char *curve_name;                 /* ecdsa,curve: "prime256v1", "secp384r1" */
+	size_t len;                             /* bytes per coordinate: 32, 48 */
+	uint8_t x[VFIT_ECDSA_MAX_BYTES];        /* ecdsa,x-point: big-endian, len bytes */
+	uint8_t y[VFIT_ECDSA_MAX_BYTES];        /* ecdsa,y-point */
+};
+
+/* The public point of an OpenSSL EC key (public or private) on P-256 or P-384. */
+int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub,
+			     struct vfit_err *e);
+/* The device library's loaded key for pub: vfit_ecdsa_key_load()'s result. */
+enum vfit_result vfit_ecdsa_pub_key(const struct vfit_ecdsa_pub *pub, struct vfit_ecdsa_key *key);
+/*
+ * Writes /signature/<name> (no "key-" prefix, unlike RSA) into an FDT
+ * opened for writing, creating /signature if needed and updating an
+ * existing node's properties in place.  With algo NULL it is mkimage
+ * 2023.01's node, byte for byte: ecdsa,curve, ecdsa,x-point, ecdsa,y-point
+ * only (then required must be NULL: 2023.01 never writes it, so its -r
+ * marks no ECDSA key required).  With algo it is v2025.01's and later:
+ * key-name-hint = name first, algo and the optional required last.
+ * Note that 2023.01 itself refuses a DTB without /signature (it adds no
+ * key) and fails when the node exists; the caller decides whether to
+ * follow it.  Returns 0 or a negative libfdt error (-FDT_ERR_NOSPACE: grow
+ * the blob and retry, as for vfit_rsa_keynode_write()).
+ */
+int vfit_ecdsa_keynode_write(void *fdt, const char *name, const struct vfit_ecdsa_pub *pub,
+			     const char *algo, const char *required);
+
 /* ---- mkimage, keygen, info (host/mkimage.c, keygen.c, list.c, ...) ---- */
 
 #include <stdio.h>
@@ -102,6 +134,9 @@ struct vfit_mkimage {
 	const char **dtbs;        /* -b, repeatable */
 	int ndtbs;
 	const char *initrd;       /* -i */
+	int auto_conf;            /* -f auto-conf: signed configurations (needs -g, -o) */
+	const char *tfa, *tee;    /* -y, -z: TF-A BL31 and TEE loadables for -f auto */
+	uint32_t tfa_addr, tee_addr;  /* -Y, -Z: their load and entry address */
 	/* filled in by the run, for mkimage's closing lines */
 	char signed_conf[256];
 	char key_node[256];
@@ -110,11 +145,52 @@ struct vfit_mkimage {
 /* Builds/updates, hashes, signs, extracts and writes atomically. */
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e);
 
-/* Listing of a FIT file in `mkimage -l` style, with signature status and external data. */
-int vfit_fit_list_file(FILE *f, const char *path, struct vfit_err *e);
+/*
+ * Listing of a FIT or legacy image exactly as `mkimage -l` prints it, or
+ * with info != 0 what `vfit info` adds: signature status and signer,
+ * hashed nodes, external data, rollback index, unsigned references.
+ */
+int vfit_image_list_file(FILE *f, const char *path, int info, struct vfit_err *e);
+
+/* U-Boot's names of image types, architectures, OSes and compressions (host/names.c). */
+enum vfit_name_kind {
+	VFIT_NAME_TYPE,
+	VFIT_NAME_ARCH,
+	VFIT_NAME_OS,
+	VFIT_NAME_COMP,
+};
+/* Is this a short name U-Boot knows ("arm64", "kernel", "gzip", ...)? */
+int vfit_name_known(enum vfit_name_kind kind, const char *name);
+/* mkimage's "Invalid ..., supported are:" table: every short and long name. */
+void vfit_name_print_all(FILE *f, enum vfit_name_kind kind);
+
+/*
+ * The first image the configuration signature at sig_path leaves out of
+ * its hashed-nodes although the configuration references it (mkimage's
+ * sign-images rule; U-Boot HEAD and vfit check every referenced image).
+ * 1 with its name and the referencing property, 0 if none.
+ */
+int vfit_fit_sign_gap(const void *fit, size_t len, const char *sig_path, char *img, size_t isize,
+		      char *prop, size_t psize);
+
+/* A U-Boot legacy image (uImage, boot script, multi-file image): mkimage without -f. */
+struct vfit_legacy {
+	const char *arch, *os, *type, *comp;  /* short names (-A -O -T -C) */
+	uint32_t load, entry;     /* -a, -e */
+	int entry_set;            /* -e given; else entry = load (+ 64 with -x) */
+	const char *name;         /* -n: at most 32 bytes are kept */
+	const char *datafiles;    /* -d FILE, or FILE:FILE:... for multi and script */
+	int xip;                  /* -x: the file starts with 64 bytes of 0xff for the header */
+	int no_data;              /* -s: header only */
+};
+/* Writes the image atomically, byte for byte as mkimage does. */
+int vfit_legacy_write(const struct vfit_legacy *l, const char *out, struct vfit_err *e);
 
 /* New RSA key pair DIR/NAME.key (0600) + DIR/NAME.crt (self-signed, CN=NAME). */
 int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		struct vfit_err *e);
+/* New ECDSA key DIR/NAME.pem (PKCS#8 PEM, 0600) on P-256 or P-384: what mkimage reads. */
+int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curve, int force,
+		      struct vfit_err *e);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Host simulator of a device for the boot flow (host/boot_sim.c): the
+ * Host simulator of a device for the boot flow (host/boot/boot_sim.c): the
  * platform ops of include/vfit/boot.h over a device directory.
  *
  *   DIR/rom.dtb              read-only ROM control DTB (root keys, key-recovery)
@@ -9,6 +9,8 @@
  *   DIR/recovery.fit         recovery FIT (verified with key-recovery only)
  *   DIR/sdcard/keys.dtb      user key store (optional)
  *   DIR/dev-mode             developer-mode switch: open when it reads "open"
+ *   DIR/ram                  RAM regions, one "BASE:SIZE" a line (optional:
+ *                            default one region VFIT_SIM_RAM_BASE:VFIT_SIM_RAM_SIZE)
  *   DIR/state                boot state blob (written by the flow)
  *   DIR/counters             rollback counter file store (vfit_ctr_file_*)
  *   DIR/tpm-auth             authValue of the TPM counters (with --tpm)
@@ -23,17 +25,24 @@
 #include "vfit/boot.h"
 #include "vfit-host/counters.h"
 
-/* Simulated RAM map (bus addresses). */
+/* Default RAM (bus addresses), as a device directory without DIR/ram has it. */
 #define VFIT_SIM_RAM_BASE 0x80000000u
 #define VFIT_SIM_RAM_SIZE 0x10000000u     /* 256 MiB */
-#define VFIT_SIM_FIT_ADDR 0x88000000u     /* FIT staging area, 126 MiB */
-#define VFIT_SIM_FIT_SIZE 0x07e00000u
-#define VFIT_SIM_LOADER_ADDR 0x8fe00000u  /* loader region: the top 2 MiB */
+/*
+ * The layout is derived from the last region: its top 2 MiB are the
+ * loader region, the rest of its upper half the FIT staging area (the
+ * default: staging 0x88000000, 126 MiB; loader 0x8fe00000).  A region is
+ * 8 MiB to 2 GiB, a multiple of 4 MiB, at a 4 KiB-aligned base.
+ */
 #define VFIT_SIM_LOADER_SIZE 0x00200000u
+#define VFIT_SIM_RAM_MIN 0x00800000u
+#define VFIT_SIM_RAM_MAX 0x80000000u
 
 struct vfit_boot_sim {
 	char dir[3840];                /* device directory, kept shorter than PATH_MAX */
 	struct vfit_boot_ops ops;
+	struct vfit_boot_region ram[VFIT_BOOT_MAX_RAM];
+	struct vfit_boot_layout layout;
 	struct vfit_ctr_store *ctr;    /* NULL: no counter store */
 	int crash_after;               /* 0: never */
 	int steps;                     /* durable steps done */
@@ -41,15 +50,29 @@ struct vfit_boot_sim {
 };
 
 /*
- * Opens the device at dir: maps the RAM, and opens the counter store --
- * the TPM through tcti when given, else DIR/counters.  With prefault the
- * RAM is populated at once, so timings measure the flow rather than the
- * host's first-touch page faults (a device's RAM has none); it costs
- * 256 MiB of memory.  Returns 0, or -1 with e set.
+ * Opens the device at dir: maps the RAM regions, and opens the counter
+ * store -- the TPM through tcti when given, else DIR/counters.  With
+ * prefault the RAM is populated at once, so timings measure the flow
+ * rather than the host's first-touch page faults (a device's RAM has
+ * none); it costs the whole simulated RAM in memory.  Events are printed
+ * on stdout with vfit_boot_format_event().  Returns 0, or -1 with e set.
  */
 int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
 		       bool prefault, struct vfit_err *e);
 void vfit_boot_sim_close(struct vfit_boot_sim *s);
+
+/*
+ * Parses "BASE:SIZE" (C integer syntax, e.g. 0x40000000:0x40000000) into
+ * ram[*n] after checking it against the limits above and the regions
+ * already in ram[0..*n); increments *n.  0, or -1 with e set.
+ */
+int vfit_boot_sim_ram_add(struct vfit_boot_region ram[VFIT_BOOT_MAX_RAM], unsigned int *n,
+			  const char *spec, struct vfit_err *e);
+/* The layout the simulator derives from ram[0..n) (see above). */
+void vfit_boot_sim_layout(const struct vfit_boot_region *ram, unsigned int n,
+			  struct vfit_boot_layout *l);
+/* Host pointer of the simulated RAM range [addr, addr+size), NULL if it is not RAM. */
+const uint8_t *vfit_boot_sim_ram(const struct vfit_boot_sim *s, uint64_t addr, uint64_t size);
 
 /* Atomic file replace (temp, fsync, rename, fsync dir), counted as durable steps. */
 int vfit_boot_sim_write_file(struct vfit_boot_sim *s, const char *path, const void *buf,

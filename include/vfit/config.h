@@ -50,6 +50,16 @@
 #ifndef VFIT_HAVE_RSA_PSS
 #define VFIT_HAVE_RSA_PSS 1
 #endif
+/*
+ * ECDSA curves (FIT ecdsa256 / ecdsa384).  Each costs its constants and
+ * base-point table; the arithmetic is shared.
+ */
+#ifndef VFIT_HAVE_ECDSA_P256
+#define VFIT_HAVE_ECDSA_P256 1
+#endif
+#ifndef VFIT_HAVE_ECDSA_P384
+#define VFIT_HAVE_ECDSA_P384 1
+#endif
 /* Largest RSA modulus accepted (2048, 3072 or 4096); sizes the RSA stack buffers. */
 #ifndef VFIT_RSA_MAX_BITS
 #define VFIT_RSA_MAX_BITS 4096

@@ -7,6 +7,7 @@
 #include "vfit/result.h"
 #include "vfit/hash.h"
 #include "vfit/rsa.h"
+#include "vfit/ecdsa.h"
 #include "vfit/boot.h"
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The boot flow's commands: one power-on (vfit_boot_run), the OS's
+ * The boot flow's commands: one power-on (vfit_boot), the OS's
  * confirmation (vfit_boot_mark_good) and a field update (vfit_boot_update).
  *
  * Invariant kept by every sequence of durable writes below: at any point a
@@ -14,228 +14,209 @@
 
 #include "boot_int.h"
 
-/* Character arrays, not pointers: no relocated data in the library. */
-static const char slot_label[VFIT_BOOT_SLOTS][7] = { "slot A", "slot B" };
+_Static_assert(VFIT_BOOT_SLOTS == 2, "the flow, the state blob and update are A/B");
 
-void vfit_boot_init(struct vfit_boot *b, const struct vfit_boot_ops *ops)
+static void run_init(struct vfit_run *r, const struct vfit_boot_ops *ops,
+		     const struct vfit_boot_layout *layout, struct vfit_boot_scratch *scratch,
+		     struct vfit_boot_report *report)
 {
-	memset(b, 0, sizeof(*b));
-	b->ops = ops;
-	b->slot = VFIT_BOOT_NONE;
-	vfit_boot_state_default(&b->state);
+	struct vfit_boot_event *ev = report->ev;
+	struct vfit_boot_timings *t = report->timings;
+	unsigned int cap = report->cap;
+
+	vfit_boot_report_init(report, ev, cap);
+	report->timings = t;
+	if (t)
+		memset(t, 0, sizeof(*t));
+	r->ops = ops;
+	r->lay = layout;
+	r->s = scratch;
+	r->rep = report;
+	r->quiet = false;
 }
 
-static void say2(const struct vfit_boot *b, const char *a, const char *c)
+/* ---- state ------------------------------------------------------------------ */
+
+static void state_load(struct vfit_run *r)
 {
-	struct vfit_line l;
-
-	vfit_line_init(&l);
-	vfit_line_str(&l, a);
-	vfit_line_str(&l, c);
-	vfit_line_print(b, &l);
-}
-
-/* ---- platform checks and state ---------------------------------------- */
-
-static bool layout_ok(const struct vfit_boot_ops *o)
-{
-	if (!o->read || !o->state_read || !o->state_write || !o->print || !o->ram ||
-	    !o->ram_size || o->ram_base + o->ram_size < o->ram_base)
-		return false;
-	if (!vfit_boot_within(o->loader_addr, o->loader_size, o->ram_base, o->ram_size) ||
-	    !vfit_boot_within(o->fit_addr, o->fit_size, o->ram_base, o->ram_size) ||
-	    o->loader_size < VFIT_WS_SIZE || (o->fit_addr - o->ram_base) % VFIT_BOOT_PAGE ||
-	    (o->loader_addr - o->ram_base) % VFIT_BOOT_PAGE)
-		return false;
-	return o->fit_addr + o->fit_size <= o->loader_addr ||
-	       o->loader_addr + o->loader_size <= o->fit_addr;
-}
-
-static void state_load(struct vfit_boot *b)
-{
-	const struct vfit_boot_ops *o = b->ops;
+	const struct vfit_boot_ops *o = r->ops;
 	uint8_t buf[VFIT_BOOT_STATE_SIZE + 1];
+	struct vfit_boot_event *ev;
 	size_t len = 0;
-	int rc = o->state_read(o->plat, buf, sizeof(buf), &len);
 
-	vfit_boot_state_default(&b->state);
-	if (rc == VFIT_BOOT_IO_ABSENT)
-		vfit_boot_say(b, "State: none stored yet (both slots good, slot A first)");
-	else if (rc || vfit_boot_state_decode(buf, len, &b->state))
-		vfit_boot_say(b, "State: unreadable or corrupted, starting from the default "
-				 "(slots are verified anyway)");
+	ev = vfit_ev_new(r, VFIT_EV_STATE, VFIT_CHAIN_NONE, 0);
+	vfit_boot_state_default(&r->s->state);
+	ev->io = o->state_read(o->plat, buf, sizeof(buf), &len);
+	if (!ev->io)
+		ev->state_check = (uint8_t)vfit_boot_state_decode(buf, len, &r->s->state);
+	ev->state = r->s->state;
+	vfit_ev_emit(r, ev);
 }
 
-static int state_save(struct vfit_boot *b)
+static enum vfit_io state_save(struct vfit_run *r)
 {
-	const struct vfit_boot_ops *o = b->ops;
+	const struct vfit_boot_ops *o = r->ops;
 	uint8_t buf[VFIT_BOOT_STATE_SIZE];
+	enum vfit_io io;
 
-	b->state.seq++;
-	vfit_boot_state_encode(&b->state, buf);
-	return o->state_write(o->plat, buf, sizeof(buf)) ? -1 : 0;
+	r->s->state.seq++;
+	vfit_boot_state_encode(&r->s->state, buf);
+	io = o->state_write(o->plat, buf, sizeof(buf));
+	if (io)
+		r->rep->why = VFIT_WHY_STATE_WRITE;
+	return io;
 }
 
-static void print_slots(const struct vfit_boot *b)
-{
-	struct vfit_line l;
-	unsigned int i;
+/* ---- keys ---------------------------------------------------------------- */
 
-	vfit_line_init(&l);
-	vfit_line_str(&l, "State:");
-	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
-		vfit_line_str(&l, i ? ", " : " ");
-		vfit_line_str(&l, slot_label[i]);
-		vfit_line_str(&l, " ");
-		vfit_line_str(&l, vfit_boot_slot_status_name(b->state.status[i]));
-		if (b->state.status[i] == VFIT_SLOT_TRYING) {
-			vfit_line_str(&l, " (");
-			vfit_line_u32(&l, b->state.tries[i]);
-			vfit_line_str(&l, " attempts left)");
+/* Reads a key DTB into buf (VFIT_BOOT_DTB_MAX bytes of scratch). */
+static enum vfit_boot_store read_dtb(struct vfit_run *r, enum vfit_boot_obj obj, uint64_t *buf,
+				     size_t *len)
+{
+	enum vfit_io io = r->ops->read(r->ops->plat, obj, 0, 0, buf, VFIT_BOOT_DTB_MAX, len);
+
+	if (io == VFIT_IO_ABSENT)
+		return VFIT_STORE_ABSENT;
+	if (io || *len > VFIT_BOOT_DTB_MAX || vfit_control_check(buf, *len, NULL))
+		return VFIT_STORE_UNUSABLE;
+	return VFIT_STORE_PRESENT;
+}
+
+static const uint8_t *view(uint64_t *dst, const uint64_t *src, enum vfit_keyview kind,
+			   size_t *len)
+{
+	return vfit_boot_keyview(dst, VFIT_BOOT_VIEW_MAX, src, kind, len) ? NULL :
+	       (const uint8_t *)dst;
+}
+
+/* The developer-mode switch and, when it is open, the user keys. */
+static void user_keys(struct vfit_run *r, struct vfit_flow *f)
+{
+	struct vfit_boot_scratch *s = r->s;
+	struct vfit_boot_event *ev;
+	size_t len;
+
+	ev = vfit_ev_new(r, VFIT_EV_DEV_MODE, VFIT_CHAIN_NONE, 0);
+	f->dev = r->ops->dev_mode && r->ops->dev_mode(r->ops->plat);
+	ev->store = (uint8_t)read_dtb(r, VFIT_BOOT_OBJ_USER_KEYS, s->user, &len);
+	if (f->dev) {
+		ev->flags = VFIT_EVF_DEV;
+		if (ev->store == VFIT_STORE_PRESENT) {
+			f->user = view(s->view_user, s->user, VFIT_VIEW_USER, &f->user_len);
+			if (f->user && !vfit_boot_key_count(f->user))
+				f->user = NULL;
+			ev->store = f->user ? VFIT_STORE_TRUSTED : VFIT_STORE_EMPTY;
 		}
 	}
-	vfit_line_str(&l, "; ");
-	vfit_line_str(&l, slot_label[b->state.active]);
-	vfit_line_str(&l, " first");
-	vfit_line_print(b, &l);
+	vfit_ev_emit(r, ev);
 }
 
-/* ---- keys -------------------------------------------------------------- */
-
-/* Reads a key DTB into the loader region; 0 ok, 1 absent, -1 unusable. */
-static int read_dtb(struct vfit_boot *b, enum vfit_boot_obj obj, uint32_t off, size_t *len)
+/* A reason about a chain as a whole, or about the command. */
+static void fail(struct vfit_run *r, enum vfit_boot_why why, enum vfit_boot_chain chain)
 {
-	const struct vfit_boot_ops *o = b->ops;
-	int rc = o->read(o->plat, obj, 0, 0, vfit_boot_ram(b, o->loader_addr + off),
-			 VFIT_WS_DTB_MAX, len);
-
-	if (rc == VFIT_BOOT_IO_ABSENT)
-		return 1;
-	if (rc || *len > VFIT_WS_DTB_MAX ||
-	    vfit_control_check(vfit_boot_ram(b, b->ops->loader_addr + off), *len, NULL))
-		return -1;
-	return 0;
+	vfit_ev_fail(r, vfit_ev_new(r, VFIT_EV_FAIL, chain, 0), why);
 }
 
-static const uint8_t *view(struct vfit_boot *b, uint32_t src, uint32_t dst,
-			   enum vfit_keyview kind, size_t *len)
-{
-	uint8_t *out = vfit_boot_ram(b, b->ops->loader_addr + dst);
-
-	if (vfit_boot_keyview(out, VFIT_WS_VIEW_MAX, vfit_boot_ram(b, b->ops->loader_addr + src),
-			      kind, len))
-		return NULL;
-	return out;
-}
+enum setup {
+	SETUP_OK = 0,
+	SETUP_HALT,       /* no ROM keys: nothing can verify */
+	SETUP_FAILED,     /* the platform is unusable */
+};
 
 /*
  * Everything a command needs before touching a slot: the platform layout,
  * the state, the ROM keys and (developer mode) the user keys.
  */
-static int setup(struct vfit_boot *b, struct vfit_flow *f)
+static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 {
-	const struct vfit_boot_ops *o = b->ops;
-	struct vfit_line l;
+	const struct vfit_boot_ops *o = r->ops;
+	struct vfit_boot_scratch *s = r->s;
 	size_t len;
-	int rc;
 
 	memset(f, 0, sizeof(*f));
-	if (!layout_ok(o))
-		return -1;
-	vfit_boot_ranges_reset(b);
-	state_load(b);
-	if (read_dtb(b, VFIT_BOOT_OBJ_ROM, VFIT_WS_ROM, &len)) {
-		vfit_line_init(&l);
-		vfit_line_str(&l, "ROM: control DTB missing or malformed");
-		vfit_boot_reason(b, &l);
-		return 1;
+	if (!o || !o->read || !o->state_read || !o->state_write || !vfit_boot_layout_ok(r->lay)) {
+		r->rep->why = VFIT_WHY_LAYOUT;
+		return SETUP_FAILED;
 	}
-	f->rom = view(b, VFIT_WS_ROM, VFIT_WS_VIEW_ROM, VFIT_VIEW_BUILT_IN, &f->rom_len);
-	f->recovery = view(b, VFIT_WS_ROM, VFIT_WS_VIEW_REC, VFIT_VIEW_RECOVERY, &f->recovery_len);
-	if (!f->rom || !f->recovery)
-		return -1;
+	vfit_boot_ranges_reset(r);
+	state_load(r);
+	if (read_dtb(r, VFIT_BOOT_OBJ_ROM, s->rom, &len) != VFIT_STORE_PRESENT) {
+		fail(r, VFIT_WHY_ROM, VFIT_CHAIN_NONE);
+		return SETUP_HALT;
+	}
+	f->rom = view(s->view_rom, s->rom, VFIT_VIEW_BUILT_IN, &f->rom_len);
+	f->recovery = view(s->view_rec, s->rom, VFIT_VIEW_RECOVERY, &f->recovery_len);
+	if (!f->rom || !f->recovery) {
+		r->rep->why = VFIT_WHY_LAYOUT;
+		return SETUP_FAILED;
+	}
 	if (!vfit_boot_key_count(f->recovery))
 		f->recovery = NULL;
-	f->dev = o->dev_mode && o->dev_mode(o->plat);
-	rc = read_dtb(b, VFIT_BOOT_OBJ_USER_KEYS, VFIT_WS_USER, &len);
-	if (!f->dev) {
-		vfit_boot_say(b, rc == 1 ? "Developer mode: off" :
-				  "Developer mode: off (user key store ignored)");
-		return 0;
-	}
-	if (rc) {
-		vfit_boot_say(b, rc == 1 ? "Developer mode: ON, no user key store" :
-				  "Developer mode: ON, user key store unusable (ignored)");
-		return 0;
-	}
-	f->user = view(b, VFIT_WS_USER, VFIT_WS_VIEW_USER, VFIT_VIEW_USER, &f->user_len);
-	if (!f->user || !vfit_boot_key_count(f->user)) {
-		vfit_boot_say(b, "Developer mode: ON, user key store holds no keys");
-		f->user = NULL;
-		return 0;
-	}
-	vfit_boot_say(b, "Developer mode: ON -- user-installed keys are trusted in addition "
-			 "to the built-in keys");
-	return 0;
+	user_keys(r, f);
+	return SETUP_OK;
 }
 
 /* ---- one power-on ---------------------------------------------------- */
 
-static void slot_reason(struct vfit_boot *b, unsigned int s, const char *what)
+static void mark_bad(struct vfit_run *r, unsigned int s)
 {
-	struct vfit_line l;
+	struct vfit_boot_state *st = &r->s->state;
+	struct vfit_boot_event *ev;
 
-	vfit_line_init(&l);
-	vfit_line_str(&l, slot_label[s]);
-	vfit_line_str(&l, ": ");
-	vfit_line_str(&l, what);
-	vfit_boot_reason(b, &l);
+	st->status[s] = VFIT_SLOT_BAD;
+	st->tries[s] = 0;
+	if (st->active == s)
+		st->active = (uint8_t)(1 - s);
+	ev = vfit_ev_new(r, VFIT_EV_MARKED_BAD, (enum vfit_boot_chain)s, 0);
+	ev->io = state_save(r);
+	vfit_ev_emit(r, ev);
 }
 
-static void mark_bad(struct vfit_boot *b, unsigned int s)
+/* Nothing to start until a chain has verified and loaded in full. */
+static void no_handoff(struct vfit_boot_report *rep)
 {
-	b->state.status[s] = VFIT_SLOT_BAD;
-	b->state.tries[s] = 0;
-	if (b->state.active == s)
-		b->state.active = (uint8_t)(VFIT_BOOT_SLOTS - 1 - s);
-	if (state_save(b))
-		vfit_boot_say(b, "   (state write failed: slot not marked bad)");
-	else
-		say2(b, "   Marked bad: ", slot_label[s]);
+	rep->entry = 0;
+	memset(&rep->kernel, 0, sizeof(rep->kernel));
+	memset(&rep->fdt, 0, sizeof(rep->fdt));
+	memset(&rep->ramdisk, 0, sizeof(rep->ramdisk));
 }
 
 /* Returns true when slot s verified and is loaded. */
-static bool try_slot(struct vfit_boot *b, const struct vfit_flow *f, unsigned int s)
+static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int s)
 {
-	struct vfit_chain c = { s, 0, 0, NULL, NULL, slot_label[s] };
+	const struct vfit_chain c = { (enum vfit_boot_chain)s, s, 0, 0, NULL, NULL };
 	const uint8_t *fit[VFIT_BOOT_MAX_STAGES];
 	size_t len[VFIT_BOOT_MAX_STAGES];
-	struct vfit_boot_state *st = &b->state;
+	struct vfit_boot_state *st = &r->s->state;
+	struct vfit_boot_event *ev;
 	enum vfit_walk w;
 
 	if (st->status[s] == VFIT_SLOT_BAD) {
-		slot_reason(b, s, "marked bad by an earlier boot");
+		fail(r, VFIT_WHY_MARKED_BAD, c.id);
 		return false;
 	}
 	if (st->status[s] == VFIT_SLOT_TRYING && !st->tries[s]) {
-		slot_reason(b, s, "no boot attempts left (never confirmed with mark-good)");
-		mark_bad(b, s);
+		fail(r, VFIT_WHY_NO_ATTEMPTS, c.id);
+		mark_bad(r, s);
 		return false;
 	}
-	say2(b, "## Trying ", slot_label[s]);
-	vfit_boot_ranges_reset(b);
-	w = vfit_boot_walk(b, f, &c, true, fit, len);
+	vfit_ev_say(r, VFIT_EV_TRY, c.id, 0);
+	vfit_boot_ranges_reset(r);
+	w = vfit_boot_walk(r, f, &c, true, fit, len);
 	if (w == VFIT_WALK_REJECT)
-		mark_bad(b, s);
-	if (w)
+		mark_bad(r, s);
+	if (w) {
+		no_handoff(r->rep);
 		return false;
+	}
 	if (st->status[s] == VFIT_SLOT_TRYING || st->booted != s) {
 		if (st->status[s] == VFIT_SLOT_TRYING)
 			st->tries[s]--;
 		st->booted = (uint8_t)s;
 		/* A trial that cannot be counted must not run: it could loop forever. */
-		if (state_save(b) && st->status[s] == VFIT_SLOT_TRYING) {
-			slot_reason(b, s, "state write failed, trial boot not counted");
+		if (state_save(r) && st->status[s] == VFIT_SLOT_TRYING) {
+			fail(r, VFIT_WHY_TRIAL_UNCOUNTED, c.id);
+			no_handoff(r->rep);
 			return false;
 		}
 	}
@@ -246,286 +227,296 @@ static bool try_slot(struct vfit_boot *b, const struct vfit_flow *f, unsigned in
 	 * old one out.  Only the OS's mark-good advances counters.
 	 */
 	if (st->status[s] == VFIT_SLOT_TRYING) {
-		struct vfit_line l;
-
-		vfit_line_init(&l);
-		vfit_line_str(&l, "   ");
-		vfit_line_str(&l, slot_label[s]);
-		vfit_line_str(&l, " is on trial: ");
-		vfit_line_u32(&l, st->tries[s]);
-		vfit_line_str(&l, " attempts left after this boot; run mark-good to confirm");
-		vfit_line_print(b, &l);
+		ev = vfit_ev_new(r, VFIT_EV_TRIAL, c.id, 0);
+		ev->value = st->tries[s];
+		vfit_ev_emit(r, ev);
 	}
 	return true;
 }
 
-static void start_line(struct vfit_boot *b, const char *what)
+static void start(struct vfit_run *r, enum vfit_boot_chain chain)
 {
-	struct vfit_line l;
+	const struct vfit_boot_report *rep = r->rep;
+	struct vfit_boot_event *ev;
 
-	vfit_line_init(&l);
-	vfit_line_str(&l, what);
-	vfit_line_hex(&l, b->entry);
-	vfit_line_str(&l, ", fdt ");
-	if (b->has_fdt)
-		vfit_line_hex(&l, b->fdt_addr);
-	else
-		vfit_line_str(&l, "none");
-	vfit_line_str(&l, ", ramdisk ");
-	if (b->has_ramdisk)
-		vfit_line_hex(&l, b->ramdisk_addr);
-	else
-		vfit_line_str(&l, "none");
-	vfit_line_str(&l, " ...");
-	vfit_line_print(b, &l);
+	ev = vfit_ev_new(r, VFIT_EV_START, chain, 0);
+	ev->addr = rep->entry;
+	ev->size = rep->kernel.size;
+	ev->addr2 = rep->fdt.addr;
+	ev->value = rep->ramdisk.addr;
+	ev->flags = (uint8_t)((rep->fdt.present ? VFIT_EVF_FDT : 0) |
+			     (rep->ramdisk.present ? VFIT_EVF_RAMDISK : 0));
+	r->rep->why = VFIT_WHY_NONE;
+	vfit_ev_emit(r, ev);
 }
 
-/* Lists every reason recorded so far; returns 1. */
-static int halt_reasons(struct vfit_boot *b)
+static enum vfit_boot_outcome halt(struct vfit_run *r)
 {
-	struct vfit_line l;
-	unsigned int i;
+	enum vfit_boot_why why = r->rep->why;
 
-	for (i = 0; i < b->nreasons; i++) {
-		vfit_line_init(&l);
-		vfit_line_str(&l, "   - ");
-		vfit_line_str(&l, b->reason[i]);
-		vfit_line_print(b, &l);
-	}
-	return 1;
-}
-
-static enum vfit_boot_outcome halt(struct vfit_boot *b)
-{
-	vfit_boot_say(b, "## Halting: nothing verified. Reasons:");
-	halt_reasons(b);
+	vfit_ev_reasons(r, VFIT_WHY_NOTHING_VERIFIED);
+	r->rep->why = why;
 	return VFIT_BOOT_HALT;
 }
 
-enum vfit_boot_outcome vfit_boot_run(struct vfit_boot *b)
+enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
+				 const struct vfit_boot_layout *layout,
+				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
 {
+	struct vfit_boot_event *ev;
 	struct vfit_flow f;
+	struct vfit_run r;
 	unsigned int i, s, first;
-	int rc = setup(b, &f);
+	enum setup rc;
 
-	if (rc < 0)
+	run_init(&r, ops, layout, scratch, report);
+	rc = setup(&r, &f);
+	if (rc == SETUP_FAILED)
 		return VFIT_BOOT_FAILED;
 	if (rc)
-		return halt(b);
-	print_slots(b);
+		return halt(&r);
+	ev = vfit_ev_new(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
+	ev->state = scratch->state;
+	vfit_ev_emit(&r, ev);
 	/* The order is fixed up front: marking a slot bad moves `active`. */
-	first = b->state.active;
+	first = scratch->state.active;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
 		s = (first + i) % VFIT_BOOT_SLOTS;
-		if (try_slot(b, &f, s)) {
-			b->slot = s;
-			start_line(b, "Starting kernel at ");
+		if (try_slot(&r, &f, s)) {
+			report->slot = s;
+			report->nstages = scratch->nstages;
+			start(&r, (enum vfit_boot_chain)s);
 			return VFIT_BOOT_KERNEL;
 		}
 	}
-	vfit_boot_say(b, "## No slot verified: trying RECOVERY");
-	vfit_boot_ranges_reset(b);
-	if (vfit_boot_recovery(b, &f) == VFIT_WALK_OK) {
-		if (b->state.booted != VFIT_BOOT_NONE) {
-			b->state.booted = VFIT_BOOT_NONE;
-			state_save(b);
+	vfit_ev_say(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
+	vfit_boot_ranges_reset(&r);
+	if (vfit_boot_recovery(&r, &f) == VFIT_WALK_OK) {
+		if (scratch->state.booted != VFIT_BOOT_NONE) {
+			scratch->state.booted = VFIT_BOOT_NONE;
+			state_save(&r);
 		}
-		start_line(b, "Starting RECOVERY kernel at ");
+		report->nstages = 1;
+		start(&r, VFIT_CHAIN_RECOVERY);
 		return VFIT_BOOT_RECOVERY;
 	}
-	return halt(b);
+	no_handoff(report);
+	return halt(&r);
 }
 
 /* ---- confirmation ------------------------------------------------------ */
 
-int vfit_boot_mark_good(struct vfit_boot *b)
+enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
+					  const struct vfit_boot_layout *layout,
+					  struct vfit_boot_scratch *scratch,
+					  struct vfit_boot_report *report)
 {
-	struct vfit_flow f;
 	const uint8_t *fit[VFIT_BOOT_MAX_STAGES];
 	size_t len[VFIT_BOOT_MAX_STAGES];
+	struct vfit_boot_state *st = &scratch->state;
 	struct vfit_chain c;
+	struct vfit_flow f;
+	struct vfit_run r;
+	enum setup rc;
 	unsigned int s;
-	int rc = setup(b, &f);
 
+	run_init(&r, ops, layout, scratch, report);
+	rc = setup(&r, &f);
 	if (rc)
-		return rc < 0 ? 2 : 1;
-	s = b->state.booted;
+		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
+	s = st->booted;
 	if (s == VFIT_BOOT_NONE) {
-		vfit_boot_say(b, "mark-good: no slot was booted (none yet, or recovery)");
-		return 1;
+		fail(&r, VFIT_WHY_NOT_BOOTED, VFIT_CHAIN_NONE);
+		return VFIT_BOOT_REFUSED;
 	}
-	if (b->state.status[s] == VFIT_SLOT_BAD) {
-		say2(b, "mark-good: refused, marked bad: ", slot_label[s]);
-		return 1;
+	if (st->status[s] == VFIT_SLOT_BAD) {
+		fail(&r, VFIT_WHY_BOOTED_BAD, (enum vfit_boot_chain)s);
+		return VFIT_BOOT_REFUSED;
 	}
 	/* Counters may only move to indexes that verify now. */
 	memset(&c, 0, sizeof(c));
+	c.id = (enum vfit_boot_chain)s;
 	c.slot = s;
-	c.label = slot_label[s];
-	vfit_boot_ranges_reset(b);
-	if (vfit_boot_walk(b, &f, &c, false, fit, len)) {
-		say2(b, "mark-good: refused, chain no longer verifies: ", slot_label[s]);
-		return 1;
+	vfit_boot_ranges_reset(&r);
+	if (vfit_boot_walk(&r, &f, &c, false, fit, len)) {
+		fail(&r, VFIT_WHY_NO_LONGER_VERIFIES, c.id);
+		return VFIT_BOOT_REFUSED;
 	}
-	if (b->state.status[s] == VFIT_SLOT_TRYING) {
-		b->state.status[s] = VFIT_SLOT_GOOD;
-		b->state.tries[s] = 0;
-		if (state_save(b))
-			return 2;
+	if (st->status[s] == VFIT_SLOT_TRYING) {
+		st->status[s] = VFIT_SLOT_GOOD;
+		st->tries[s] = 0;
+		if (state_save(&r))
+			return VFIT_BOOT_ERROR;
 	}
-	if (vfit_boot_advance(b))
-		return 2;
-	say2(b, "mark-good: confirmed good: ", slot_label[s]);
-	return 0;
+	/*
+	 * As libavb when unlocked: a chain that came through a user key moves
+	 * no counter, so nothing a user signs can lock the vendor's images out.
+	 */
+	if (scratch->tainted) {
+		vfit_ev_say(&r, VFIT_EV_NO_ADVANCE, c.id, 0);
+	} else if (vfit_boot_advance(&r)) {
+		report->why = VFIT_WHY_COUNTER_ADVANCE;
+		return VFIT_BOOT_ERROR;
+	}
+	vfit_ev_say(&r, VFIT_EV_CONFIRMED, c.id, 0);
+	report->why = VFIT_WHY_NONE;
+	return VFIT_BOOT_DONE;
 }
 
 /* ---- field update ------------------------------------------------------ */
 
 /*
  * Where the new FITs go: the first stage position at which cur's chain
- * with fit[0..n) put in verifies completely (quietly; the reasons of every
- * attempt are kept for the refusal).  0 if there is none.
+ * with fit[0..n) put in verifies completely (quietly; the FAIL events of
+ * every attempt are kept for the refusal, and dropped when a position is
+ * found).  0 if there is none.
  */
-static unsigned int update_position(struct vfit_boot *b, const struct vfit_flow *f,
+static unsigned int update_position(struct vfit_run *r, const struct vfit_flow *f,
 				    struct vfit_chain *c)
 {
 	const uint8_t *sfit[VFIT_BOOT_MAX_STAGES];
 	size_t slen[VFIT_BOOT_MAX_STAGES];
-	unsigned int pos;
+	unsigned int pos, mark = r->rep->n, dropped = r->rep->dropped;
 
-	b->quiet = true;
+	r->quiet = true;
 	for (pos = 1; pos + c->n - 1 <= VFIT_BOOT_MAX_STAGES; pos++) {
 		c->first = pos;
-		vfit_boot_ranges_reset(b);
+		vfit_boot_ranges_reset(r);
 		/* Every new FIT must be used: none may sit after the kernel. */
-		if (!vfit_boot_walk(b, f, c, false, sfit, slen) && b->nstages >= pos + c->n - 1)
+		if (!vfit_boot_walk(r, f, c, false, sfit, slen) && r->s->nstages >= pos + c->n - 1)
 			break;
 	}
-	b->quiet = false;
-	return pos + c->n - 1 <= VFIT_BOOT_MAX_STAGES ? pos : 0;
+	r->quiet = false;
+	if (pos + c->n - 1 > VFIT_BOOT_MAX_STAGES)
+		return 0;
+	r->rep->n = mark;
+	r->rep->dropped = dropped;
+	return pos;
 }
 
-static int refuse(struct vfit_boot *b, const char *a, const char *c)
+static enum vfit_io write_slot(struct vfit_run *r, unsigned int target,
+			       const uint8_t *const fit[], const size_t len[], unsigned int n)
 {
-	struct vfit_line l;
-
-	vfit_line_init(&l);
-	vfit_line_str(&l, "update: refused: ");
-	vfit_line_str(&l, a);
-	vfit_line_str(&l, c);
-	vfit_boot_reason(b, &l);
-	return 1;
-}
-
-static int write_slot(struct vfit_boot *b, unsigned int target, const uint8_t *const fit[],
-		      const size_t len[], unsigned int n)
-{
-	const struct vfit_boot_ops *o = b->ops;
+	const struct vfit_boot_ops *o = r->ops;
+	enum vfit_io io = VFIT_IO_ERROR;
 	unsigned int k;
 
-	if (!o->write)
-		return -1;
-	for (k = 1; k <= VFIT_BOOT_MAX_STAGES; k++)
-		if (o->write(o->plat, target, k, k <= n ? fit[k - 1] : NULL,
-			     k <= n ? len[k - 1] : 0))
-			return -1;
-	return 0;
+	for (k = 1; o->write && k <= VFIT_BOOT_MAX_STAGES; k++) {
+		io = o->write(o->plat, target, k, k <= n ? fit[k - 1] : NULL, k <= n ? len[k - 1] : 0);
+		if (io)
+			break;
+	}
+	if (io)
+		r->rep->why = VFIT_WHY_WRITE;
+	return io;
 }
 
-int vfit_boot_update(struct vfit_boot *b, const void *const fit[], const size_t len[],
-		     unsigned int n)
+/*
+ * The slot the update builds on (the confirmed slot the device runs, the
+ * source of the stages not replaced, kept as the fallback) and the one it
+ * writes (the other).  With no good slot at all (the device runs
+ * recovery) the active slot is repaired in place: there is no fallback to
+ * protect.
+ */
+static void update_slots(const struct vfit_boot_state *st, unsigned int *cur,
+			 unsigned int *target)
+{
+	*cur = st->booted != VFIT_BOOT_NONE ? st->booted : st->active;
+	if (st->status[*cur] == VFIT_SLOT_BAD && st->status[1 - *cur] == VFIT_SLOT_GOOD)
+		*cur = 1 - *cur;
+	*target = st->status[*cur] == VFIT_SLOT_GOOD ? 1 - *cur : *cur;
+}
+
+/* The target is out of service before its first byte changes, then written. */
+static enum vfit_io write_target(struct vfit_run *r, unsigned int cur, unsigned int target,
+				 const uint8_t *const sfit[], const size_t slen[])
+{
+	struct vfit_boot_state *st = &r->s->state;
+	enum vfit_io io;
+
+	if (st->status[target] != VFIT_SLOT_BAD || (target != cur && st->active != cur)) {
+		st->status[target] = VFIT_SLOT_BAD;
+		st->tries[target] = 0;
+		if (target != cur)
+			st->active = (uint8_t)cur;
+		io = state_save(r);
+		if (io)
+			return io;
+	}
+	/* Stage by stage, each replaced atomically, from the staging area. */
+	vfit_ev_say(r, VFIT_EV_WRITING, (enum vfit_boot_chain)target, 0);
+	return write_slot(r, target, sfit, slen, r->s->nstages);
+}
+
+enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
+				       const struct vfit_boot_layout *layout,
+				       struct vfit_boot_scratch *scratch,
+				       struct vfit_boot_report *report, const void *const fit[],
+				       const size_t len[], unsigned int n)
 {
 	const uint8_t *sfit[VFIT_BOOT_MAX_STAGES];
 	size_t slen[VFIT_BOOT_MAX_STAGES];
+	struct vfit_boot_state *st = &scratch->state;
+	struct vfit_boot_event *ev;
 	struct vfit_chain c;
 	struct vfit_flow f;
-	struct vfit_line l;
+	struct vfit_run r;
 	unsigned int cur, target, pos;
-	int rc = setup(b, &f);
+	enum setup rc;
 
+	run_init(&r, ops, layout, scratch, report);
+	rc = setup(&r, &f);
 	if (rc)
-		return rc < 0 ? 2 : 1;
-	if (!n || n > VFIT_BOOT_MAX_STAGES)
-		return refuse(b, "give 1 to 4 FITs", "");
-	/*
-	 * cur: the confirmed slot the device runs (the source of the stages
-	 * not replaced), kept as the fallback; the update goes to the other.
-	 * With no good slot at all (the device runs recovery) the active
-	 * slot is repaired in place: there is no fallback to protect.
-	 */
-	cur = b->state.booted != VFIT_BOOT_NONE ? b->state.booted : b->state.active;
-	if (b->state.status[cur] == VFIT_SLOT_TRYING)
-		return refuse(b, slot_label[cur],
-			      " is not confirmed good (run mark-good after booting it)");
-	if (b->state.status[cur] == VFIT_SLOT_BAD && b->state.status[1 - cur] == VFIT_SLOT_GOOD)
-		cur = 1 - cur;
-	target = b->state.status[cur] == VFIT_SLOT_GOOD ? 1 - cur : cur;
+		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
+	if (!n || n > VFIT_BOOT_MAX_STAGES) {
+		fail(&r, VFIT_WHY_UPDATE_COUNT, VFIT_CHAIN_NONE);
+		return VFIT_BOOT_REFUSED;
+	}
+	update_slots(st, &cur, &target);
+	if (st->status[cur] == VFIT_SLOT_TRYING) {
+		fail(&r, VFIT_WHY_UPDATE_TRIAL, (enum vfit_boot_chain)cur);
+		return VFIT_BOOT_REFUSED;
+	}
 	if (target == cur)
-		say2(b, "update: no good slot: repairing ", slot_label[cur]);
-	c.slot = cur;
-	c.n = n;
-	c.fit = fit;
-	c.len = len;
-	c.label = "new chain";
-	pos = update_position(b, &f, &c);
+		vfit_ev_say(&r, VFIT_EV_REPAIR, (enum vfit_boot_chain)cur, 0);
+	c = (struct vfit_chain){ VFIT_CHAIN_NEW, cur, 0, n, fit, len };
+	pos = update_position(&r, &f, &c);
 	if (!pos) {
-		vfit_boot_say(b, "update: refused: the new chain verifies at no stage position:");
-		return halt_reasons(b);
+		vfit_ev_reasons(&r, VFIT_WHY_UPDATE_NO_POSITION);
+		report->why = VFIT_WHY_UPDATE_NO_POSITION;
+		return VFIT_BOOT_REFUSED;
 	}
-	vfit_line_init(&l);
-	vfit_line_str(&l, "update: the new FIT");
-	vfit_line_str(&l, n > 1 ? "s replace stages " : " replaces stage ");
-	vfit_line_u32(&l, pos);
-	if (n > 1) {
-		vfit_line_str(&l, "..");
-		vfit_line_u32(&l, pos + n - 1);
-	}
-	vfit_line_str(&l, " of ");
-	vfit_line_str(&l, slot_label[cur]);
-	vfit_line_print(b, &l);
+	ev = vfit_ev_new(&r, VFIT_EV_POSITION, (enum vfit_boot_chain)cur, pos);
+	ev->value = n;
+	vfit_ev_emit(&r, ev);
 
-	/* 1. The complete new chain, verified again with its console log. */
+	/* 1. The complete new chain, verified again with its events. */
 	c.first = pos;
-	b->nreasons = 0;
-	vfit_boot_ranges_reset(b);
-	if (vfit_boot_walk(b, &f, &c, false, sfit, slen))
-		return refuse(b, "the new chain does not verify", "");
-
-	/* 2. Target out of service before its first byte changes. */
-	if (b->state.status[target] != VFIT_SLOT_BAD ||
-	    (target != cur && b->state.active != cur)) {
-		b->state.status[target] = VFIT_SLOT_BAD;
-		b->state.tries[target] = 0;
-		if (target != cur)
-			b->state.active = (uint8_t)cur;
-		if (state_save(b))
-			return 2;
+	vfit_boot_ranges_reset(&r);
+	if (vfit_boot_walk(&r, &f, &c, false, sfit, slen)) {
+		fail(&r, VFIT_WHY_UPDATE_UNVERIFIED, VFIT_CHAIN_NEW);
+		return VFIT_BOOT_REFUSED;
 	}
-	/* 3. Stage by stage, each replaced atomically, from the staging area. */
-	say2(b, "update: writing ", slot_label[target]);
-	if (write_slot(b, target, sfit, slen, b->nstages))
-		return 2;
+	/* 2., 3. Target out of service, then written. */
+	if (write_target(&r, cur, target, sfit, slen))
+		return VFIT_BOOT_ERROR;
 	/* 4. Read back and verify what the target now holds. */
-	memset(&c, 0, sizeof(c));
-	c.slot = target;
-	c.label = slot_label[target];
-	vfit_boot_ranges_reset(b);
-	if (vfit_boot_walk(b, &f, &c, false, sfit, slen))
-		return refuse(b, slot_label[target], " does not verify after writing");
+	c = (struct vfit_chain){ (enum vfit_boot_chain)target, target, 0, 0, NULL, NULL };
+	vfit_boot_ranges_reset(&r);
+	if (vfit_boot_walk(&r, &f, &c, false, sfit, slen)) {
+		fail(&r, VFIT_WHY_UPDATE_READBACK, c.id);
+		return VFIT_BOOT_REFUSED;
+	}
 	/* 5. Offer it for a trial; the confirmed slot stays as the fallback. */
-	b->state.status[target] = VFIT_SLOT_TRYING;
-	b->state.tries[target] = VFIT_BOOT_TRIES;
-	b->state.active = (uint8_t)target;
-	if (state_save(b))
-		return 2;
-	vfit_line_init(&l);
-	vfit_line_str(&l, "update: ");
-	vfit_line_str(&l, slot_label[target]);
-	vfit_line_str(&l, " will be tried next (");
-	vfit_line_u32(&l, VFIT_BOOT_TRIES);
-	vfit_line_str(&l, " attempts); ");
-	vfit_line_str(&l, target != cur ? slot_label[cur] : "recovery");
-	vfit_line_str(&l, " stays as the fallback");
-	vfit_line_print(b, &l);
-	return 0;
+	st->status[target] = VFIT_SLOT_TRYING;
+	st->tries[target] = VFIT_BOOT_TRIES;
+	st->active = (uint8_t)target;
+	if (state_save(&r))
+		return VFIT_BOOT_ERROR;
+	ev = vfit_ev_new(&r, VFIT_EV_OFFERED, (enum vfit_boot_chain)target, 0);
+	ev->value = VFIT_BOOT_TRIES;
+	ev->limit = target != cur ? cur : VFIT_CHAIN_RECOVERY;
+	vfit_ev_emit(&r, ev);
+	report->why = VFIT_WHY_NONE;
+	return VFIT_BOOT_DONE;
 }

@@ -6,6 +6,14 @@
  * verified fdt; the stage whose configuration names a `kernel` is the last.
  * Each FIT is read into the staging area, verified in place, and only then
  * are its images copied (or decompressed) to their load addresses.
+ *
+ * What the flow takes from a verified FIT besides payload bytes -- which
+ * image is the kernel, firmware or fdt, load and entry addresses,
+ * compression, the rollback index and counter name -- are properties of
+ * the configuration and image nodes.  Only a configuration signature by a
+ * required key covers them (res.conf_verified); an image signature covers
+ * payload bytes alone.  So every stage needs a verified configuration
+ * signature, and a stage whose configuration is unsigned is refused.
  */
 #include <string.h>
 
@@ -13,143 +21,67 @@
 
 #include "boot_int.h"
 
-static uint64_t now(const struct vfit_boot *b)
+static uint64_t now(const struct vfit_run *r)
 {
-	return b->ops->now_ns ? b->ops->now_ns(b->ops->plat) : 0;
+	return r->rep->timings && r->ops->now_ns ? r->ops->now_ns(r->ops->plat) : 0;
 }
 
-static void tick(struct vfit_boot *b, unsigned int stage, enum vfit_boot_phase ph,
-		 uint64_t *t0)
+static void tick(struct vfit_run *r, unsigned int at, enum vfit_boot_phase ph, uint64_t *t0)
 {
-	uint64_t t = now(b);
+	uint64_t t;
 
-	b->t[stage][ph] += t - *t0;
+	if (!r->rep->timings)
+		return;
+	t = now(r);
+	r->rep->timings->t[at][ph] += t - *t0;
 	*t0 = t;
 }
 
-/* "slot A stage 2: " in front of every reason. */
-static void where(struct vfit_line *l, const struct vfit_chain *c, unsigned int stage)
+/* Where the keys of a stage came from: the ROM (stage 0) or a verified fdt. */
+struct vfit_origin {
+	unsigned int stage;
+	const char *fdt;
+	bool by_user;
+};
+
+static void set_origin(struct vfit_boot_event *ev, const struct vfit_origin *o)
 {
-	vfit_line_str(l, c->label);
-	if (stage) {
-		vfit_line_str(l, " stage ");
-		vfit_line_u32(l, stage);
-	}
-	vfit_line_str(l, ": ");
+	ev->origin = (uint8_t)o->stage;
+	vfit_ev_str(ev->name, sizeof(ev->name), o->fdt);
+	if (o->by_user)
+		ev->flags |= VFIT_EVF_USER_ORIGIN;
 }
 
-/* ---- console lines of one verification ------------------------------- */
-
-static void print_conf_checks(const struct vfit_boot *b)
+static void keys_event(struct vfit_run *r, const struct vfit_boot_event *why,
+		       enum vfit_boot_keys keys, const void *ctl, const struct vfit_origin *o)
 {
-	const struct vfit_verify_result *res = &b->res;
-	const struct vfit_check *k;
-	struct vfit_line l;
-	unsigned int i, n = 0;
-	bool ok = false;
+	struct vfit_boot_event *ev;
 
-	vfit_line_init(&l);
-	vfit_line_str(&l, "   Verifying Hash Integrity ... ");
-	for (i = 0; i < res->nchecks; i++) {
-		k = &res->check[i];
-		if (k->kind != VFIT_CHECK_CONF_SIG)
-			continue;
-		ok |= k->result == VFIT_OK;
-		vfit_line_str(&l, k->algo);
-		vfit_line_str(&l, ":");
-		vfit_line_str(&l, k->key_name);
-		vfit_line_str(&l, k->result ? "- " : "+ ");
-		n++;
-	}
-	if (!n)
-		return;
-	vfit_line_str(&l, ok && res->result != VFIT_ERR_REQUIRED ? "OK" : "error!");
-	vfit_line_print(b, &l);
+	ev = vfit_ev_new(r, VFIT_EV_KEYS, why->chain, why->stage);
+	ev->keys = (uint8_t)keys;
+	ev->ctl = ctl;
+	set_origin(ev, o);
+	vfit_ev_emit(r, ev);
 }
 
-static void print_image_checks(const struct vfit_boot *b, const char *image)
+/* One vfit_verify() and its VERIFY event; the verdict is kept in *v. */
+static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_event *why,
+				   const uint8_t *fit, size_t len, const void *ctl,
+				   size_t ctl_len, enum vfit_boot_keys keys,
+				   const struct vfit_origin *o, struct vfit_boot_verdict *v)
 {
-	const struct vfit_verify_result *res = &b->res;
-	const struct vfit_check *k;
-	struct vfit_line l;
-	bool bad = false;
-	unsigned int i;
+	struct vfit_verify_result *res = &r->s->res;
+	struct vfit_boot_event *ev;
 
-	vfit_line_init(&l);
-	vfit_line_str(&l, "   Verifying Hash Integrity ... ");
-	for (i = 0; i < res->nchecks; i++) {
-		k = &res->check[i];
-		if (k->kind == VFIT_CHECK_CONF_SIG || !k->image || strcmp(k->image, image))
-			continue;
-		vfit_line_str(&l, k->algo);
-		if (k->kind == VFIT_CHECK_IMAGE_SIG) {
-			vfit_line_str(&l, ":");
-			vfit_line_str(&l, k->key_name);
-		}
-		vfit_line_str(&l, k->result ? "- " : "+ ");
-		bad |= k->result && (k->required || k->kind == VFIT_CHECK_HASH);
-	}
-	vfit_line_str(&l, bad ? "error!" : "OK");
-	vfit_line_print(b, &l);
-}
-
-/* The U-Boot-like block for the result in b->res. */
-static void print_result(const struct vfit_boot *b)
-{
-	const struct vfit_verify_result *res = &b->res;
-	const char *seen[VFIT_MAX_CHECKS];
-	unsigned int i, j, nseen = 0;
-	struct vfit_line l;
-
-	if (res->conf) {
-		vfit_line_init(&l);
-		vfit_line_str(&l, "   Using '");
-		vfit_line_str(&l, res->conf);
-		vfit_line_str(&l, "' configuration");
-		vfit_line_print(b, &l);
-	}
-	print_conf_checks(b);
-	for (i = 0; i < res->nchecks; i++) {
-		const char *img = res->check[i].image;
-
-		if (res->check[i].kind == VFIT_CHECK_CONF_SIG || !img)
-			continue;
-		for (j = 0; j < nseen && strcmp(seen[j], img); j++)
-			;
-		if (j < nseen)
-			continue;
-		seen[nseen++] = img;
-		vfit_line_init(&l);
-		vfit_line_str(&l, "   Trying '");
-		vfit_line_str(&l, img);
-		vfit_line_str(&l, "' subimage");
-		vfit_line_print(b, &l);
-		print_image_checks(b, img);
-	}
-}
-
-/* "<error> at <path>[ <prop>]" for a failed verification. */
-static void why_verify(struct vfit_line *l, const struct vfit_verify_result *res,
-		       const char *keys)
-{
-	vfit_line_str(l, vfit_result_to_string(res->result));
-	if (res->err_path[0]) {
-		vfit_line_str(l, res->in_control ? " in " : " at ");
-		if (res->in_control) {
-			vfit_line_str(l, keys);
-			vfit_line_str(l, " ");
-		}
-		vfit_line_str(l, res->err_path);
-		if (res->err_prop) {
-			vfit_line_str(l, " ");
-			vfit_line_str(l, res->err_prop);
-		}
-	}
-	if (res->conf && res->result != VFIT_ERR_NO_CONFIG) {
-		vfit_line_str(l, " (configuration '");
-		vfit_line_str(l, res->conf);
-		vfit_line_str(l, "')");
-	}
+	ev = vfit_ev_new(r, VFIT_EV_VERIFY, why->chain, why->stage);
+	ev->keys = (uint8_t)keys;
+	ev->res = res;
+	set_origin(ev, o);
+	vfit_verify(fit, len, ctl, ctl_len, NULL, 0, res);
+	vfit_ev_verdict(&ev->v, res, ctl);
+	vfit_ev_emit(r, ev);
+	*v = ev->v;
+	return res->result;
 }
 
 /*
@@ -159,36 +91,71 @@ static void why_verify(struct vfit_line *l, const struct vfit_verify_result *res
  * built-in policy accepts is refused, and nothing is accepted without a
  * signature from a trusted key on the configuration.
  */
-static bool verify(struct vfit_boot *b, const struct vfit_flow *f, const uint8_t *fit,
-		   size_t len, const void *ctl, size_t ctl_len, const char *keys,
-		   bool *by_user, struct vfit_line *why)
+static bool verify(struct vfit_run *r, const struct vfit_flow *f, const uint8_t *fit,
+		   size_t len, const void *ctl, size_t ctl_len, const struct vfit_origin *o,
+		   bool *by_user, struct vfit_boot_event *why)
 {
-	struct vfit_line l;
-
 	*by_user = false;
-	if (vfit_verify(fit, len, ctl, ctl_len, NULL, 0, &b->res) == VFIT_OK) {
-		print_result(b);
+	if (!verify_one(r, why, fit, len, ctl, ctl_len, VFIT_KEYS_STAGE, o, &why->v))
 		return true;
-	}
-	print_result(b);
-	vfit_line_init(&l);
-	vfit_line_str(&l, "   ");
-	why_verify(&l, &b->res, keys);
-	vfit_line_print(b, &l);
-	why_verify(why, &b->res, keys);
+	why->why = VFIT_WHY_VERIFY;
+	why->keys = VFIT_KEYS_STAGE;
+	set_origin(why, o);
 	if (!f->dev || !f->user)
 		return false;
-	vfit_boot_say(b, "   Built-in keys refused it; trying the user keys (developer mode)");
-	if (vfit_verify(fit, len, f->user, f->user_len, NULL, 0, &b->res) != VFIT_OK) {
-		print_result(b);
-		vfit_line_str(why, "; user keys: ");
-		why_verify(why, &b->res, "the user key store");
+	vfit_ev_say(r, VFIT_EV_USER_TRY, why->chain, why->stage);
+	if (verify_one(r, why, fit, len, f->user, f->user_len, VFIT_KEYS_USER, o, &why->user)) {
+		why->flags |= VFIT_EVF_USER_TRIED;
 		return false;
 	}
-	print_result(b);
-	vfit_boot_say(b, "   Accepted with a USER key (developer mode)");
+	vfit_ev_say(r, VFIT_EV_USER_OK, why->chain, why->stage);
 	*by_user = true;
 	return true;
+}
+
+/*
+ * The stage's configuration decides where code lands and runs: refused
+ * unless a configuration signature covered it.
+ */
+static bool authenticated(const struct vfit_run *r, struct vfit_boot_event *why)
+{
+	const struct vfit_verify_result *res = &r->s->res;
+
+	if (res->conf_verified)
+		return true;
+	why->why = VFIT_WHY_PLACEMENT_UNSIGNED;
+	why->v.has_conf = 1;
+	vfit_ev_str(why->v.conf, sizeof(why->v.conf), res->conf);
+	return false;
+}
+
+static void why_image(struct vfit_boot_event *why, enum vfit_boot_why w,
+		      const struct vfit_image *img)
+{
+	why->why = (uint8_t)w;
+	vfit_ev_str(why->what, sizeof(why->what), img->prop);
+	vfit_ev_str(why->name, sizeof(why->name), img->name);
+}
+
+/*
+ * Code starts inside the bytes verified for it: [load, load + size).  A
+ * compressed kernel's size is known once decompressed, so
+ * vfit_boot_load_images() checks it again then.
+ */
+static bool entry_ok(const struct vfit_image *img, struct vfit_boot_event *why)
+{
+	if (!img->has_load) {
+		why_image(why, VFIT_WHY_NO_LOAD, img);
+		return false;
+	}
+	if ((img->compression && strcmp(img->compression, "none")) ||
+	    vfit_boot_entry_inside(img, img->size))
+		return true;
+	why_image(why, VFIT_WHY_ENTRY_OUTSIDE, img);
+	why->addr = img->load;
+	why->size = img->size;
+	why->value = img->has_entry ? img->entry : img->load;
+	return false;
 }
 
 /* ---- rollback ---------------------------------------------------------- */
@@ -221,212 +188,212 @@ static void default_name(char *out, unsigned int stage, bool final, bool recover
 }
 
 /*
- * rollback-index of the selected configuration, trusted only when a
- * configuration signature covered it (fit-format.md §11.2); checked against the
- * stored counter of its name.  A counter that cannot be read blocks the
- * boot as VFIT_WALK_IO: the store failed, not the slot, so the slot must
- * not be marked bad for it (a passing TPM fault would otherwise leave the
- * device on recovery for good).
+ * rollback-counter and rollback-index of the selected configuration, used
+ * only when a configuration signature covered them (fit-format.md §11.2):
+ * a stage that carries them unsigned is refused rather than booted with a
+ * policy nobody vouched for.  The index is checked against the stored
+ * counter of that name.  A stage accepted through a user key (or with
+ * keys that came through one) has its rollback data ignored: a user can
+ * neither name nor move a vendor counter.  A counter that cannot be read
+ * blocks the boot as VFIT_WALK_IO: the store failed, not the slot, so the
+ * slot must not be marked bad for it (a passing TPM fault would otherwise
+ * leave the device on recovery for good).
  */
-static enum vfit_walk rollback(struct vfit_boot *b, const uint8_t *fit,
-			       struct vfit_boot_counter *c, unsigned int stage, bool final,
-			       bool recovery, struct vfit_line *why)
+static enum vfit_walk rollback(struct vfit_run *r, const uint8_t *fit, unsigned int at,
+			       bool final, bool recovery, bool user,
+			       struct vfit_boot_event *why)
 {
-	const struct vfit_boot_ops *o = b->ops;
-	int node = b->res.conf_node, len;
-	const char *name = fdt_getprop(fit, node, "rollback-counter", &len);
-	const uint8_t *idx;
-	struct vfit_line l;
+	const struct vfit_boot_ops *o = r->ops;
+	const struct vfit_verify_result *res = &r->s->res;
+	struct vfit_boot_counter *c = &r->s->counter[at];
+	const char *name = NULL;
+	const uint8_t *idx = NULL;
+	struct vfit_boot_event *ev;
+	int nlen = 0, ilen = 0;
+	enum vfit_io io;
 
 	memset(c, 0, sizeof(*c));
-	default_name(c->name, stage, final, recovery);
-	if (name) {
-		if (len < 1 || name[len - 1] || !vfit_counter_name_valid(name, (size_t)len - 1)) {
-			vfit_line_str(why, "rollback-counter must be 1..31 characters of [A-Za-z0-9._-]");
-			return VFIT_WALK_REJECT;
-		}
-		memcpy(c->name, name, (size_t)len);
+	default_name(c->name, at + 1, final, recovery);
+	ev = vfit_ev_new(r, user ? VFIT_EV_ROLLBACK_SKIPPED : VFIT_EV_ROLLBACK, why->chain,
+		     why->stage);
+	if (!user) {
+		name = fdt_getprop(fit, res->conf_node, "rollback-counter", &nlen);
+		idx = fdt_getprop(fit, res->conf_node, "rollback-index", &ilen);
 	}
-	idx = fdt_getprop(fit, node, "rollback-index", &len);
-	if (idx && len != 4) {
-		vfit_line_str(why, "rollback-index must be one 32-bit cell");
+	if ((name || idx) && !res->conf_verified) {
+		why->why = VFIT_WHY_ROLLBACK_UNSIGNED;
 		return VFIT_WALK_REJECT;
 	}
-	vfit_line_init(&l);
-	if (idx && b->res.conf_verified)
+	if (name) {
+		if (nlen < 1 || name[nlen - 1] ||
+		    !vfit_counter_name_valid(name, (size_t)nlen - 1)) {
+			why->why = VFIT_WHY_ROLLBACK_NAME;
+			return VFIT_WALK_REJECT;
+		}
+		memcpy(c->name, name, (size_t)nlen);
+	}
+	if (idx && ilen != 4) {
+		why->why = VFIT_WHY_ROLLBACK_FORMAT;
+		return VFIT_WALK_REJECT;
+	}
+	if (idx)
 		c->index = fdt32_ld((const fdt32_t *)idx);
-	else if (idx)
-		vfit_boot_say(b, "   rollback-index ignored: no configuration signature covers it");
-	if (o->counter_read) {
-		if (o->counter_read(o->plat, c->name, &c->counter)) {
-			vfit_line_str(why, "rollback counter '");
-			vfit_line_str(why, c->name);
-			vfit_line_str(why, "' cannot be read (refusing to guess)");
+	vfit_ev_str(ev->name, sizeof(ev->name), c->name);
+	vfit_ev_str(why->name, sizeof(why->name), c->name);
+	ev->value = why->value = c->index;
+	if (o->counter_read && !user) {
+		io = o->counter_read(o->plat, c->name, &ev->limit);
+		if (io) {
+			why->why = VFIT_WHY_COUNTER_UNREADABLE;
+			why->io = io;
 			return VFIT_WALK_IO;
 		}
-		c->has_counter = true;
-		if (c->index < c->counter) {
-			vfit_line_str(why, "rollback index ");
-			vfit_line_u32(why, c->index);
-			vfit_line_str(why, " < counter ");
-			vfit_line_u32(why, c->counter > UINT32_MAX ? UINT32_MAX : (uint32_t)c->counter);
-			vfit_line_str(why, " for '");
-			vfit_line_str(why, c->name);
-			vfit_line_str(why, "'");
+		ev->flags |= VFIT_EVF_COUNTER;
+		why->limit = ev->limit;
+		if (c->index < ev->limit) {
+			why->why = VFIT_WHY_ROLLBACK;
 			return VFIT_WALK_REJECT;
 		}
 	}
-	vfit_line_str(&l, "   Rollback index ");
-	vfit_line_u32(&l, c->index);
-	if (c->has_counter) {
-		vfit_line_str(&l, " >= counter ");
-		vfit_line_u32(&l, (uint32_t)c->counter);
-	} else {
-		vfit_line_str(&l, " (no counter store)");
-	}
-	vfit_line_str(&l, " for '");
-	vfit_line_str(&l, c->name);
-	vfit_line_str(&l, "' OK");
-	vfit_line_print(b, &l);
+	vfit_ev_emit(r, ev);
 	return VFIT_WALK_OK;
 }
 
-int vfit_boot_advance(struct vfit_boot *b)
+enum vfit_io vfit_boot_advance(struct vfit_run *r)
 {
-	const struct vfit_boot_ops *o = b->ops;
-	struct vfit_boot_counter *c;
-	struct vfit_line l;
+	const struct vfit_boot_ops *o = r->ops;
+	struct vfit_boot_scratch *s = r->s;
+	struct vfit_boot_event *ev;
+	enum vfit_io io;
 	uint64_t cur;
 	unsigned int i;
 
 	if (!o->counter_read || !o->counter_advance)
-		return 0;
-	for (i = 0; i < b->ncounters; i++) {
-		c = &b->counter[i];
+		return VFIT_IO_OK;
+	for (i = 0; i < s->ncounters; i++) {
 		/* Re-read: two stages may share a counter name. */
-		if (o->counter_read(o->plat, c->name, &cur))
-			return -1;
-		if (c->index <= cur)
+		io = o->counter_read(o->plat, s->counter[i].name, &cur);
+		if (io)
+			return io;
+		if (s->counter[i].index <= cur)
 			continue;
-		if (o->counter_advance(o->plat, c->name, c->index))
-			return -1;
-		vfit_line_init(&l);
-		vfit_line_str(&l, "   Rollback counter '");
-		vfit_line_str(&l, c->name);
-		vfit_line_str(&l, "': ");
-		vfit_line_u32(&l, (uint32_t)cur);
-		vfit_line_str(&l, " -> ");
-		vfit_line_u32(&l, c->index);
-		vfit_line_print(b, &l);
+		io = o->counter_advance(o->plat, s->counter[i].name, s->counter[i].index);
+		if (io)
+			return io;
+		ev = vfit_ev_new(r, VFIT_EV_COUNTER, VFIT_CHAIN_NONE, i + 1);
+		vfit_ev_str(ev->name, sizeof(ev->name), s->counter[i].name);
+		ev->value = s->counter[i].index;
+		ev->limit = cur;
+		vfit_ev_emit(r, ev);
 	}
-	return 0;
+	return VFIT_IO_OK;
 }
 
 /* ---- staging ------------------------------------------------------------ */
 
-static uint64_t staging_room(const struct vfit_boot *b)
+/*
+ * Free bytes of the staging area.  The cursor advances in whole pages and
+ * may pass the end of an area that is not a whole number of pages.
+ */
+static uint64_t staging_room(const struct vfit_run *r)
 {
-	const struct vfit_boot_ops *o = b->ops;
+	uint64_t used = r->s->fit_next - r->lay->fit_addr;
 
-	return o->fit_addr + o->fit_size - b->fit_next;
+	return used < r->lay->fit_size ? r->lay->fit_size - used : 0;
 }
 
 /*
  * Puts stage `stage` of the chain into the staging area (reserved as a
  * whole, so no image can lie there).  Returns its bus address through *addr.
  */
-static enum vfit_walk stage_in(struct vfit_boot *b, const struct vfit_chain *c,
+static enum vfit_walk stage_in(struct vfit_run *r, const struct vfit_chain *c,
 			       unsigned int stage, enum vfit_boot_obj obj, uint64_t *addr,
-			       size_t *len, struct vfit_line *why)
+			       size_t *len, struct vfit_boot_event *why)
 {
-	const struct vfit_boot_ops *o = b->ops;
-	uint8_t *dst = vfit_boot_ram(b, b->fit_next);
-	uint64_t room = staging_room(b);
-	int rc;
+	const struct vfit_boot_ops *o = r->ops;
+	uint64_t room = staging_room(r);
+	size_t cap = room > SIZE_MAX ? SIZE_MAX : (size_t)room;
+	uint8_t *dst = vfit_boot_host(r, r->s->fit_next, cap);
+	enum vfit_io io;
 
-	*addr = b->fit_next;
+	*addr = r->s->fit_next;
+	*len = 0;
 	if (obj == VFIT_BOOT_OBJ_STAGE && stage >= c->first && stage - c->first < c->n) {
 		*len = c->len[stage - c->first];
-		if (*len > room) {
-			vfit_line_str(why, "FIT larger than the staging area");
-			return VFIT_WALK_REJECT;
-		}
-		memcpy(dst, c->fit[stage - c->first], *len);
+		io = *len > cap ? VFIT_IO_TOO_BIG : VFIT_IO_OK;
+		if (!io)
+			memcpy(dst, c->fit[stage - c->first], *len);
 	} else {
-		rc = o->read(o->plat, obj, obj == VFIT_BOOT_OBJ_STAGE ? c->slot : 0,
-			     obj == VFIT_BOOT_OBJ_STAGE ? stage : 0, dst, (size_t)room, len);
-		if (rc == VFIT_BOOT_IO_ABSENT) {
-			vfit_line_str(why, "no FIT stored");
-			return VFIT_WALK_REJECT;
-		}
-		if (rc == VFIT_BOOT_IO_BIG || (!rc && *len > room)) {
-			vfit_line_str(why, "FIT larger than the staging area");
-			return VFIT_WALK_REJECT;
-		}
-		if (rc) {
-			vfit_line_str(why, "read error");
-			return VFIT_WALK_IO;
-		}
+		io = o->read(o->plat, obj, obj == VFIT_BOOT_OBJ_STAGE ? c->slot : 0,
+			     obj == VFIT_BOOT_OBJ_STAGE ? stage : 0, dst, cap, len);
+		if (!io && *len > cap)
+			io = VFIT_IO_TOO_BIG;
 	}
-	b->fit_next += (*len + VFIT_BOOT_PAGE - 1) & ~(uint64_t)(VFIT_BOOT_PAGE - 1);
+	why->io = io;
+	switch (io) {
+	case VFIT_IO_OK:
+		break;
+	case VFIT_IO_ABSENT:
+		why->why = VFIT_WHY_NO_FIT;
+		return VFIT_WALK_REJECT;
+	case VFIT_IO_TOO_BIG:
+		why->why = VFIT_WHY_FIT_TOO_BIG;
+		return VFIT_WALK_REJECT;
+	default:
+		why->why = VFIT_WHY_READ_ERROR;
+		return VFIT_WALK_IO;
+	}
+	r->s->fit_next += (*len + VFIT_BOOT_PAGE - 1) & ~(uint64_t)(VFIT_BOOT_PAGE - 1);
 	return VFIT_WALK_OK;
 }
 
-static void announce(const struct vfit_boot *b, const char *what, uint64_t addr)
+static void loading(struct vfit_run *r, const struct vfit_boot_event *why, const char *what,
+		    uint64_t addr)
 {
-	struct vfit_line l;
+	struct vfit_boot_event *ev;
 
-	vfit_line_init(&l);
-	vfit_line_str(&l, "## Loading ");
-	vfit_line_str(&l, what);
-	vfit_line_str(&l, " from FIT Image at ");
-	vfit_line_hex(&l, addr);
-	vfit_line_str(&l, " ...");
-	vfit_line_print(b, &l);
+	ev = vfit_ev_new(r, VFIT_EV_LOADING, why->chain, why->stage);
+	vfit_ev_str(ev->what, sizeof(ev->what), what);
+	ev->addr = addr;
+	vfit_ev_emit(r, ev);
 }
 
 /*
  * A non-final stage (load_from: its FIT's address when images are to be
  * loaded, 0 to verify only): its firmware is the next stage's code (placed at its
  * load address) and its fdt the next stage's control DTB, whose keys
- * verify the next FIT.  The verified fdt is copied into the loader region
+ * verify the next FIT.  The verified fdt is copied into the scratch space
  * (aligned for libfdt) and used from there: it replaces the previous
  * stage's keys, which are no longer needed.
  */
-static bool hand_over(struct vfit_boot *b, uint64_t load_from, const void **ctl,
-		      size_t *ctl_len, struct vfit_line *why)
+static bool hand_over(struct vfit_run *r, uint64_t load_from, const void **ctl,
+		      size_t *ctl_len, struct vfit_boot_event *why)
 {
-	const struct vfit_image *fw = vfit_boot_image(&b->res, "firmware");
-	const struct vfit_image *dtb = vfit_boot_image(&b->res, "fdt");
-	uint8_t *next;
+	const struct vfit_verify_result *res = &r->s->res;
+	const struct vfit_image *fw = vfit_boot_image(res, "firmware");
+	const struct vfit_image *dtb = vfit_boot_image(res, "fdt");
+	uint8_t *next = (uint8_t *)r->s->next;
 	uint64_t size;
 
 	if (!fw || !dtb) {
-		vfit_line_str(why, "configuration '");
-		vfit_line_str(why, b->res.conf);
-		vfit_line_str(why, "' has neither a kernel nor a firmware and an fdt");
+		why->why = VFIT_WHY_NO_HANDOVER;
+		why->v.has_conf = 1;
+		vfit_ev_str(why->v.conf, sizeof(why->v.conf), res->conf);
 		return false;
 	}
-	next = vfit_boot_ram(b, b->ops->loader_addr + VFIT_WS_NEXT);
-	if (dtb->size <= VFIT_WS_VIEW_MAX)
+	if (dtb->size <= VFIT_BOOT_VIEW_MAX)
 		memcpy(next, dtb->data, dtb->size);
 	if ((dtb->compression && strcmp(dtb->compression, "none")) ||
-	    dtb->size > VFIT_WS_VIEW_MAX || vfit_control_check(next, dtb->size, NULL)) {
-		vfit_line_str(why, "fdt '");
-		vfit_line_str(why, dtb->name);
-		vfit_line_str(why, "' is not a usable control DTB");
+	    dtb->size > VFIT_BOOT_VIEW_MAX || vfit_control_check(next, dtb->size, NULL)) {
+		why_image(why, VFIT_WHY_CONTROL_DTB, dtb);
 		return false;
 	}
-	if (!fw->has_load) {
-		vfit_line_str(why, "firmware '");
-		vfit_line_str(why, fw->name);
-		vfit_line_str(why, "' has no load address");
+	if (!entry_ok(fw, why))
 		return false;
-	}
 	if (load_from) {
-		announce(b, "firmware", load_from);
-		if (!vfit_boot_load_one(b, fw, why, &size) ||
-		    (dtb->has_load && !vfit_boot_load_one(b, dtb, why, &size)))
+		loading(r, why, "firmware", load_from);
+		if (!vfit_boot_load_one(r, fw, why, &size) ||
+		    (dtb->has_load && !vfit_boot_load_one(r, dtb, why, &size)))
 			return false;
 	}
 	*ctl = next;
@@ -434,157 +401,164 @@ static bool hand_over(struct vfit_boot *b, uint64_t load_from, const void **ctl,
 	return true;
 }
 
-static void print_stage_keys(const struct vfit_boot *b, const struct vfit_flow *f,
-			     const void *ctl, const char *origin)
+static void stage_event(struct vfit_run *r, const struct vfit_boot_event *why, uint64_t addr,
+			size_t len)
 {
-	vfit_boot_print_keys(b, ctl, "Trusting key", origin);
-	if (f->dev && f->user)
-		vfit_boot_print_keys(b, f->user, "Also trusting user key",
-				     "the user key store (developer mode)");
+	struct vfit_boot_event *ev;
+
+	ev = vfit_ev_new(r, VFIT_EV_STAGE, why->chain, why->stage);
+	ev->addr = addr;
+	ev->size = len;
+	vfit_ev_emit(r, ev);
 }
 
-enum vfit_walk vfit_boot_walk(struct vfit_boot *b, const struct vfit_flow *f,
+/* The final stage: its kernel checked and, with load, its images placed. */
+static enum vfit_walk final_stage(struct vfit_run *r, const struct vfit_image *k, bool load,
+				  uint64_t addr, const char *what, struct vfit_boot_event *why)
+{
+	if (!entry_ok(k, why))
+		return VFIT_WALK_REJECT;
+	if (!load)
+		return VFIT_WALK_OK;
+	loading(r, why, what, addr);
+	return vfit_boot_load_images(r, addr, why) ? VFIT_WALK_OK : VFIT_WALK_REJECT;
+}
+
+/* One stage of a chain; *k is its kernel (NULL: it hands over through *ctl). */
+static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
+				 const struct vfit_chain *c, bool load, struct vfit_origin *o,
+				 const void **ctl, size_t *ctl_len, const uint8_t **fit,
+				 size_t *len, bool *tainted, struct vfit_boot_event *why)
+{
+	unsigned int stage = why->stage, at = stage - 1;
+	const struct vfit_image *k;
+	enum vfit_walk w;
+	uint64_t addr, t0 = now(r);
+	bool by_user;
+
+	w = stage_in(r, c, stage, VFIT_BOOT_OBJ_STAGE, &addr, len, why);
+	tick(r, at, VFIT_BOOT_T_READ, &t0);
+	if (w)
+		return w;
+	*fit = vfit_boot_host(r, addr, *len);
+	stage_event(r, why, addr, *len);
+	keys_event(r, why, VFIT_KEYS_STAGE, *ctl, o);
+	if (f->dev && f->user)
+		keys_event(r, why, VFIT_KEYS_USER, f->user, o);
+	if (!verify(r, f, *fit, *len, *ctl, *ctl_len, o, &by_user, why)) {
+		tick(r, at, VFIT_BOOT_T_VERIFY, &t0);
+		return VFIT_WALK_REJECT;
+	}
+	tick(r, at, VFIT_BOOT_T_VERIFY, &t0);
+	if (r->rep->timings)
+		r->rep->timings->bytes_verified += *len;
+	/* Keys that came through a user key make everything after them the user's. */
+	*tainted |= by_user;
+	k = vfit_boot_image(&r->s->res, "kernel");
+	w = rollback(r, *fit, at, k != NULL, false, *tainted, why);
+	if (w)
+		return w;
+	r->s->ncounters = stage;
+	if (!authenticated(r, why))
+		return VFIT_WALK_REJECT;
+	if (k) {
+		r->s->nstages = stage;
+		w = final_stage(r, k, load, addr, "kernel", why);
+		tick(r, at, VFIT_BOOT_T_LOAD, &t0);
+		return w;
+	}
+	if (!hand_over(r, load ? addr : 0, ctl, ctl_len, why))
+		return VFIT_WALK_REJECT;
+	tick(r, at, VFIT_BOOT_T_LOAD, &t0);
+	o->stage = stage;
+	o->fdt = vfit_boot_image(&r->s->res, "fdt")->name;
+	o->by_user = by_user;
+	return VFIT_WALK_OK;
+}
+
+enum vfit_walk vfit_boot_walk(struct vfit_run *r, const struct vfit_flow *f,
 			      const struct vfit_chain *c, bool load,
 			      const uint8_t *stage_fit[VFIT_BOOT_MAX_STAGES],
 			      size_t stage_len[VFIT_BOOT_MAX_STAGES])
 {
+	struct vfit_origin o = { 0, NULL, false };
 	const void *ctl = f->rom;
-	size_t ctl_len = f->rom_len, len;
-	struct vfit_line why, origin, l;
-	const struct vfit_image *k;
+	size_t ctl_len = f->rom_len;
+	struct vfit_boot_event why;
 	enum vfit_walk w;
 	unsigned int stage;
-	uint64_t addr, t0;
-	bool by_user;
+	bool tainted = false;
 
-	vfit_line_init(&origin);
-	vfit_line_str(&origin, "the ROM control DTB");
-	b->ncounters = 0;
+	r->s->ncounters = 0;
+	r->s->nstages = 0;
 	for (stage = 1; stage <= VFIT_BOOT_MAX_STAGES; stage++) {
-		vfit_line_init(&why);
-		where(&why, c, stage);
-		t0 = now(b);
-		w = stage_in(b, c, stage, VFIT_BOOT_OBJ_STAGE, &addr, &len, &why);
-		tick(b, stage - 1, VFIT_BOOT_T_READ, &t0);
-		if (w) {
-			vfit_boot_reason(b, &why);
+		vfit_ev_init(&why, VFIT_EV_FAIL, c->id, stage);
+		w = walk_stage(r, f, c, load, &o, &ctl, &ctl_len, &stage_fit[stage - 1],
+			       &stage_len[stage - 1], &tainted, &why);
+		r->s->tainted = tainted;
+		if (w)
+			vfit_ev_fail(r, &why, why.why);
+		if (w || r->s->nstages)
 			return w;
-		}
-		stage_fit[stage - 1] = vfit_boot_ram(b, addr);
-		stage_len[stage - 1] = len;
-		vfit_line_init(&l);
-		vfit_line_str(&l, "## Checking FIT Image at ");
-		vfit_line_hex(&l, addr);
-		vfit_line_str(&l, " (");
-		vfit_line_str(&l, c->label);
-		vfit_line_str(&l, ", stage ");
-		vfit_line_u32(&l, stage);
-		vfit_line_str(&l, ")");
-		vfit_line_print(b, &l);
-		print_stage_keys(b, f, ctl, origin.s);
-		if (!verify(b, f, stage_fit[stage - 1], len, ctl, ctl_len, origin.s, &by_user,
-			    &why)) {
-			tick(b, stage - 1, VFIT_BOOT_T_VERIFY, &t0);
-			vfit_boot_reason(b, &why);
-			return VFIT_WALK_REJECT;
-		}
-		tick(b, stage - 1, VFIT_BOOT_T_VERIFY, &t0);
-		b->bytes_verified += len;
-		k = vfit_boot_image(&b->res, "kernel");
-		w = rollback(b, stage_fit[stage - 1], &b->counter[stage - 1], stage, k != NULL,
-			     false, &why);
-		if (w) {
-			vfit_boot_reason(b, &why);
-			return w;
-		}
-		b->ncounters = stage;
-		if (k) {
-			b->nstages = stage;
-			if (!load)
-				return VFIT_WALK_OK;
-			announce(b, "kernel", addr);
-			if (!vfit_boot_load_images(b, addr, &why)) {
-				tick(b, stage - 1, VFIT_BOOT_T_LOAD, &t0);
-				vfit_boot_reason(b, &why);
-				return VFIT_WALK_REJECT;
-			}
-			tick(b, stage - 1, VFIT_BOOT_T_LOAD, &t0);
-			return VFIT_WALK_OK;
-		}
-		if (!hand_over(b, load ? addr : 0, &ctl, &ctl_len, &why)) {
-			vfit_boot_reason(b, &why);
-			return VFIT_WALK_REJECT;
-		}
-		tick(b, stage - 1, VFIT_BOOT_T_LOAD, &t0);
-		vfit_line_init(&origin);
-		vfit_line_str(&origin, "fdt '");
-		vfit_line_str(&origin, vfit_boot_image(&b->res, "fdt")->name);
-		vfit_line_str(&origin, "' verified in stage ");
-		vfit_line_u32(&origin, stage);
-		vfit_line_str(&origin, by_user ? " (by a user key)" : "");
 	}
-	vfit_line_init(&why);
-	where(&why, c, 0);
-	vfit_line_str(&why, "no kernel within ");
-	vfit_line_u32(&why, VFIT_BOOT_MAX_STAGES);
-	vfit_line_str(&why, " stages");
-	vfit_boot_reason(b, &why);
+	vfit_ev_init(&why, VFIT_EV_FAIL, c->id, 0);
+	why.value = VFIT_BOOT_MAX_STAGES;
+	vfit_ev_fail(r, &why, VFIT_WHY_CHAIN_TOO_LONG);
 	return VFIT_WALK_REJECT;
 }
 
-enum vfit_walk vfit_boot_recovery(struct vfit_boot *b, const struct vfit_flow *f)
+enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
 {
-	const struct vfit_chain rec = { 0, 0, 0, NULL, NULL, "recovery" };
+	static const struct vfit_chain rec = { VFIT_CHAIN_RECOVERY, 0, 0, 0, NULL, NULL };
+	static const struct vfit_origin rom = { 0, NULL, false };
 	const unsigned int ts = VFIT_BOOT_MAX_STAGES;
-	struct vfit_line why;
+	const struct vfit_image *k;
+	struct vfit_boot_event why;
 	enum vfit_walk w;
-	uint64_t addr, t0;
+	uint64_t addr, t0 = now(r);
 	size_t len;
 	const uint8_t *fit;
 
-	vfit_line_init(&why);
-	where(&why, &rec, 0);
+	r->s->ncounters = 0;
+	r->s->tainted = false;
+	vfit_ev_init(&why, VFIT_EV_FAIL, VFIT_CHAIN_RECOVERY, 0);
 	if (!f->recovery) {
-		vfit_line_str(&why, "no key-recovery in the ROM control DTB");
-		vfit_boot_reason(b, &why);
+		vfit_ev_fail(r, &why, VFIT_WHY_NO_RECOVERY_KEY);
 		return VFIT_WALK_REJECT;
 	}
-	t0 = now(b);
-	w = stage_in(b, &rec, 0, VFIT_BOOT_OBJ_RECOVERY, &addr, &len, &why);
-	tick(b, ts, VFIT_BOOT_T_READ, &t0);
+	w = stage_in(r, &rec, 0, VFIT_BOOT_OBJ_RECOVERY, &addr, &len, &why);
+	tick(r, ts, VFIT_BOOT_T_READ, &t0);
 	if (w) {
-		vfit_boot_reason(b, &why);
+		vfit_ev_fail(r, &why, why.why);
 		return w;
 	}
-	fit = vfit_boot_ram(b, addr);
-	vfit_boot_print_keys(b, f->recovery, "Trusting recovery key", "the ROM control DTB");
+	fit = vfit_boot_host(r, addr, len);
+	keys_event(r, &why, VFIT_KEYS_RECOVERY, f->recovery, &rom);
 	/* Recovery trusts key-recovery alone: no user keys, whatever the switch. */
-	if (vfit_verify(fit, len, f->recovery, f->recovery_len, NULL, 0, &b->res)) {
-		print_result(b);
-		why_verify(&why, &b->res, "the recovery key");
-		vfit_boot_reason(b, &why);
+	if (verify_one(r, &why, fit, len, f->recovery, f->recovery_len, VFIT_KEYS_RECOVERY, &rom,
+		       &why.v)) {
+		why.keys = VFIT_KEYS_RECOVERY;
+		vfit_ev_fail(r, &why, VFIT_WHY_VERIFY);
 		return VFIT_WALK_REJECT;
 	}
-	print_result(b);
-	tick(b, ts, VFIT_BOOT_T_VERIFY, &t0);
-	b->bytes_verified += len;
-	b->ncounters = 0;
-	if (!vfit_boot_image(&b->res, "kernel")) {
-		vfit_line_str(&why, "configuration has no kernel");
-		vfit_boot_reason(b, &why);
+	tick(r, ts, VFIT_BOOT_T_VERIFY, &t0);
+	if (r->rep->timings)
+		r->rep->timings->bytes_verified += len;
+	k = vfit_boot_image(&r->s->res, "kernel");
+	if (!k) {
+		vfit_ev_fail(r, &why, VFIT_WHY_NO_KERNEL);
 		return VFIT_WALK_REJECT;
 	}
-	w = rollback(b, fit, &b->counter[0], 1, true, true, &why);
+	w = rollback(r, fit, 0, true, true, false, &why);
+	if (!w && !authenticated(r, &why))
+		w = VFIT_WALK_REJECT;
+	if (!w)
+		w = final_stage(r, k, true, addr, "recovery kernel", &why);
+	tick(r, ts, VFIT_BOOT_T_LOAD, &t0);
 	if (w) {
-		vfit_boot_reason(b, &why);
+		vfit_ev_fail(r, &why, why.why);
 		return w;
 	}
-	announce(b, "recovery kernel", addr);
-	if (!vfit_boot_load_images(b, addr, &why)) {
-		vfit_boot_reason(b, &why);
-		return VFIT_WALK_REJECT;
-	}
-	tick(b, ts, VFIT_BOOT_T_LOAD, &t0);
-	b->nstages = 1;
+	r->s->nstages = 1;
 	return VFIT_WALK_OK;
 }

@@ -3,7 +3,7 @@
  * Key views: the control FDTs the flow hands to vfit_verify().  Each is a
  * fresh FDT holding only /signature and the key nodes selected from a
  * source DTB, written with libfdt's sequential-write functions into a
- * buffer of the loader region (no heap):
+ * buffer of the scratch space (no heap):
  *
  *   built-in  the ROM keys except key-recovery, with their own `required`
  *             and `required-mode`: the vendor's policy, unchanged;
@@ -20,7 +20,6 @@
 #include <libfdt.h>
 
 #include "boot_int.h"
-#include "../fit/fit_int.h"
 
 #define RECOVERY_KEY "key-recovery"
 
@@ -93,13 +92,15 @@ static int build(void *buf, int cap, const void *src, enum vfit_keyview kind)
 	return err ? err : fdt_finish(buf);
 }
 
-int vfit_boot_keyview(void *buf, size_t cap, const void *src, enum vfit_keyview kind,
-		      size_t *len)
+enum vfit_result vfit_boot_keyview(void *buf, size_t cap, const void *src,
+				   enum vfit_keyview kind, size_t *len)
 {
-	if (cap > INT32_MAX || build(buf, (int)cap, src, kind))
-		return -1;
+	int err = cap > INT32_MAX ? -FDT_ERR_NOSPACE : build(buf, (int)cap, src, kind);
+
+	if (err)
+		return err == -FDT_ERR_NOSPACE ? VFIT_ERR_LIMIT : VFIT_ERR_CONTROL;
 	*len = fdt_totalsize(buf);
-	return 0;
+	return VFIT_OK;
 }
 
 unsigned int vfit_boot_key_count(const void *ctl)
@@ -112,41 +113,4 @@ unsigned int vfit_boot_key_count(const void *ctl)
 	fdt_for_each_subnode(key, ctl, keys)
 		n++;
 	return n;
-}
-
-/* A string property of at most 64 printable bytes, else NULL. */
-static const char *short_str(const void *fdt, int node, const char *prop)
-{
-	const char *s = vfit_prop_str(fdt, node, prop);
-
-	return s && strlen(s) < 64 ? s : NULL;
-}
-
-void vfit_boot_print_keys(const struct vfit_boot *b, const void *ctl, const char *prefix,
-			  const char *origin)
-{
-	struct vfit_line l;
-	const char *name, *algo, *req;
-	int keys = fdt_subnode_offset(ctl, 0, "signature"), key;
-
-	if (keys < 0)
-		return;
-	fdt_for_each_subnode(key, ctl, keys) {
-		name = fdt_get_name(ctl, key, NULL);
-		algo = short_str(ctl, key, "algo");
-		req = short_str(ctl, key, "required");
-		vfit_line_init(&l);
-		vfit_line_str(&l, "   ");
-		vfit_line_str(&l, prefix);
-		vfit_line_str(&l, " '");
-		vfit_line_str(&l, name ? name : "?");
-		vfit_line_str(&l, "' (");
-		vfit_line_str(&l, algo ? algo : "no algo");
-		vfit_line_str(&l, req ? ", required for " : ", not required");
-		if (req)
-			vfit_line_str(&l, req);
-		vfit_line_str(&l, ") from ");
-		vfit_line_str(&l, origin);
-		vfit_line_print(b, &l);
-	}
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Console lines and halt reasons of the boot flow, without printf. */
+/* Console lines of the event formatter, without printf. */
 #include <string.h>
 
 #include "boot_int.h"
@@ -54,28 +54,4 @@ void vfit_line_hex(struct vfit_line *l, uint64_t v)
 			break;
 		}
 	line_mem(l, d + first, (size_t)(16 - first));
-}
-
-void vfit_line_print(const struct vfit_boot *b, const struct vfit_line *l)
-{
-	if (!b->quiet)
-		b->ops->print(b->ops->plat, l->s);
-}
-
-void vfit_boot_say(const struct vfit_boot *b, const char *s)
-{
-	if (!b->quiet)
-		b->ops->print(b->ops->plat, s);
-}
-
-void vfit_boot_reason(struct vfit_boot *b, const struct vfit_line *l)
-{
-	size_t n = l->n < VFIT_BOOT_REASON_LEN - 1 ? l->n : VFIT_BOOT_REASON_LEN - 1;
-
-	vfit_line_print(b, l);
-	if (b->nreasons >= VFIT_BOOT_MAX_REASONS)
-		return;
-	memcpy(b->reason[b->nreasons], l->s, n);
-	b->reason[b->nreasons][n] = 0;
-	b->nreasons++;
 }

@@ -1,112 +1,147 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Placing verified images in RAM.  Every byte written during a boot is
- * first reserved here: the range must lie inside RAM and must not touch
- * the loader region, the FIT staging area (all of it: a later stage's FIT
- * is read there, over whatever an image left in its way), or any image placed
- * before it in this boot -- including the earlier stages' firmware and
- * control DTBs, which are "running".  That is the fence the 2018 bootm
- * bugs lacked (CVE-2018-18439/18440: a FIT or image loaded over U-Boot
- * itself).  Only images that verified reach this file.
+ * first reserved here: the range must lie inside one RAM region and must
+ * not touch the loader region, the FIT staging area (all of it: a later
+ * stage's FIT is read there, over whatever an image left in its way), or
+ * any image placed before it in this boot -- including the earlier stages'
+ * firmware and control DTBs, which are "running".  That is the fence the
+ * 2018 bootm bugs lacked (CVE-2018-18439/18440: a FIT or image loaded over
+ * U-Boot itself).  Only images that verified reach this file.
  */
 #include <string.h>
 
 #include "boot_int.h"
 
-void vfit_boot_ranges_reset(struct vfit_boot *b)
+/* The region holding [addr, addr+size), or NULL. */
+static const struct vfit_boot_region *region(const struct vfit_boot_layout *l, uint64_t addr,
+					     uint64_t size)
 {
-	const struct vfit_boot_ops *o = b->ops;
+	unsigned int i;
 
-	b->range[0].addr = o->loader_addr;
-	b->range[0].size = o->loader_size;
-	b->range[0].what = "loader";
-	b->range[1].addr = o->fit_addr;
-	b->range[1].size = o->fit_size;
-	b->range[1].what = "FIT staging area";
-	b->nranges = 2;
-	b->fit_next = o->fit_addr;
+	for (i = 0; i < l->nram; i++)
+		if (vfit_boot_within(addr, size, l->ram[i].base, l->ram[i].size))
+			return &l->ram[i];
+	return NULL;
 }
 
-uint8_t *vfit_boot_ram(const struct vfit_boot *b, uint64_t addr)
+static bool disjoint(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
 {
-	return b->ops->ram + (size_t)(addr - b->ops->ram_base);
+	return a - b >= bs && b - a >= as;
 }
 
-static void why_range(struct vfit_line *why, const char *what, uint64_t addr, uint64_t size)
+bool vfit_boot_layout_ok(const struct vfit_boot_layout *l)
 {
-	vfit_line_str(why, what);
-	vfit_line_str(why, " [");
-	vfit_line_hex(why, addr);
-	vfit_line_str(why, "..");
-	vfit_line_hex(why, addr + size);
-	vfit_line_str(why, ")");
+	const struct vfit_boot_region *fit;
+	unsigned int i, j;
+
+	if (!l || !l->ram || !l->nram || l->nram > VFIT_BOOT_MAX_RAM)
+		return false;
+	for (i = 0; i < l->nram; i++) {
+		if (!l->ram[i].host || !l->ram[i].size ||
+		    l->ram[i].base + l->ram[i].size - 1 < l->ram[i].base)
+			return false;
+		for (j = 0; j < i; j++)
+			if (!disjoint(l->ram[i].base, l->ram[i].size, l->ram[j].base, l->ram[j].size))
+				return false;
+	}
+	fit = region(l, l->fit_addr, l->fit_size);
+	/* libfdt reads the staged FITs in place: 8-byte alignment. */
+	return fit && l->fit_size && region(l, l->loader_addr, l->loader_size) &&
+	       !((uintptr_t)(fit->host + (l->fit_addr - fit->base)) % 8) &&
+	       disjoint(l->fit_addr, l->fit_size, l->loader_addr, l->loader_size);
 }
 
-static bool in_ram(const struct vfit_boot *b, uint64_t addr, uint64_t size)
+uint8_t *vfit_boot_host(const struct vfit_run *r, uint64_t addr, uint64_t size)
 {
-	return vfit_boot_within(addr, size, b->ops->ram_base, b->ops->ram_size);
+	const struct vfit_boot_region *g = region(r->lay, addr, size);
+
+	return g ? g->host + (size_t)(addr - g->base) : NULL;
 }
 
-bool vfit_boot_reserve(struct vfit_boot *b, uint64_t addr, uint64_t size, const char *what,
-		       struct vfit_line *why)
+void vfit_boot_ranges_reset(struct vfit_run *r)
 {
-	const struct vfit_boot_range *r;
+	struct vfit_boot_scratch *s = r->s;
+
+	s->range[0].addr = r->lay->loader_addr;
+	s->range[0].size = r->lay->loader_size;
+	s->range[0].what = "loader";
+	s->range[1].addr = r->lay->fit_addr;
+	s->range[1].size = r->lay->fit_size;
+	s->range[1].what = "FIT staging area";
+	s->nranges = 2;
+	s->fit_next = r->lay->fit_addr;
+}
+
+static void why_range(struct vfit_boot_event *why, const char *what, uint64_t addr,
+		      uint64_t size)
+{
+	vfit_ev_str(why->what, sizeof(why->what), what);
+	why->addr = addr;
+	why->size = size;
+}
+
+bool vfit_boot_reserve(struct vfit_run *r, uint64_t addr, uint64_t size, const char *what,
+		       struct vfit_boot_event *why)
+{
+	struct vfit_boot_scratch *s = r->s;
 	unsigned int i;
 
 	if (!size)
 		return true;
-	if (!in_ram(b, addr, size)) {
-		why_range(why, what, addr, size);
-		vfit_line_str(why, " is outside RAM");
+	why_range(why, what, addr, size);
+	if (!region(r->lay, addr, size)) {
+		why->why = VFIT_WHY_OUTSIDE_RAM;
 		return false;
 	}
-	for (i = 0; i < b->nranges; i++) {
-		r = &b->range[i];
-		if (addr < r->addr + r->size && r->addr < addr + size) {
-			why_range(why, what, addr, size);
-			vfit_line_str(why, " overlaps ");
-			why_range(why, r->what, r->addr, r->size);
+	for (i = 0; i < s->nranges; i++) {
+		if (!disjoint(addr, size, s->range[i].addr, s->range[i].size)) {
+			why->why = VFIT_WHY_OVERLAP;
+			vfit_ev_str(why->other, sizeof(why->other), s->range[i].what);
+			why->addr2 = s->range[i].addr;
+			why->size2 = s->range[i].size;
 			return false;
 		}
 	}
-	if (b->nranges >= VFIT_BOOT_MAX_RANGES) {
-		vfit_line_str(why, "too many images to place");
+	if (s->nranges >= VFIT_BOOT_MAX_RANGES) {
+		why->why = VFIT_WHY_TOO_MANY_RANGES;
 		return false;
 	}
-	b->range[b->nranges].addr = addr;
-	b->range[b->nranges].size = size;
-	b->range[b->nranges].what = what;
-	b->nranges++;
+	s->range[s->nranges].addr = addr;
+	s->range[s->nranges].size = size;
+	s->range[s->nranges].what = what;
+	s->nranges++;
 	return true;
 }
 
-/* Free bytes from addr up to the next reserved range or the end of RAM (0: addr is taken). */
-static uint64_t room_at(const struct vfit_boot *b, uint64_t addr)
+/* Free bytes from addr up to the next reserved range or its region's end (0: taken). */
+static uint64_t room_at(const struct vfit_run *r, uint64_t addr)
 {
-	const struct vfit_boot_ops *o = b->ops;
-	uint64_t end = o->ram_base + o->ram_size;
+	const struct vfit_boot_region *g = region(r->lay, addr, 1);
+	const struct vfit_boot_scratch *s = r->s;
+	uint64_t end;
 	unsigned int i;
 
-	if (!in_ram(b, addr, 1))
+	if (!g)
 		return 0;
-	for (i = 0; i < b->nranges; i++) {
-		const struct vfit_boot_range *r = &b->range[i];
-
-		if (addr >= r->addr && addr - r->addr < r->size)
+	end = g->base + (g->size - 1);
+	for (i = 0; i < s->nranges; i++) {
+		if (addr >= s->range[i].addr && addr - s->range[i].addr < s->range[i].size)
 			return 0;
-		if (r->addr > addr && r->addr < end)
-			end = r->addr;
+		if (s->range[i].addr > addr && s->range[i].addr - 1 < end)
+			end = s->range[i].addr - 1;
 	}
-	return end - addr;
+	return end - addr + 1;
 }
 
-/* "<prop> '<name>'": which image a reason is about. */
-static void why_image(struct vfit_line *why, const struct vfit_image *img)
+/* Which image a reason is about. */
+static void why_image(struct vfit_boot_event *why, const struct vfit_image *img,
+		      enum vfit_boot_why w)
 {
-	vfit_line_str(why, img->prop);
-	vfit_line_str(why, " '");
-	vfit_line_str(why, img->name);
-	vfit_line_str(why, "'");
+	why->why = (uint8_t)w;
+	vfit_ev_str(why->what, sizeof(why->what), img->prop);
+	vfit_ev_str(why->name, sizeof(why->name), img->name);
+	vfit_ev_str(why->other, sizeof(why->other), img->compression);
 }
 
 static bool comp_kind(const char *c, enum vfit_boot_comp *kind)
@@ -122,65 +157,58 @@ static bool comp_kind(const char *c, enum vfit_boot_comp *kind)
  * the decompressor gets exactly the free room at the load address and
  * can never write past it; the range is reserved with the real size.
  */
-static bool decompress(struct vfit_boot *b, const struct vfit_image *img,
-		       enum vfit_boot_comp kind, struct vfit_line *why, uint64_t *size)
+static bool decompress(struct vfit_run *r, const struct vfit_image *img,
+		       enum vfit_boot_comp kind, struct vfit_boot_event *why, uint64_t *size)
 {
-	const struct vfit_boot_ops *o = b->ops;
-	uint64_t room = room_at(b, img->load);
+	const struct vfit_boot_ops *o = r->ops;
+	uint64_t room = room_at(r, img->load);
 	size_t out = 0;
 
 	if (!room) {
 		why_range(why, img->prop, img->load, 1);
-		vfit_line_str(why, " is outside RAM or in use");
+		why->why = VFIT_WHY_NO_ROOM;
 		return false;
 	}
+	if (room > SIZE_MAX)
+		room = SIZE_MAX;
 	if (!o->decompress || o->decompress(o->plat, kind, img->data, img->size,
-					    vfit_boot_ram(b, img->load), (size_t)room, &out)) {
-		why_image(why, img);
-		vfit_line_str(why, ": ");
-		vfit_line_str(why, img->compression);
-		vfit_line_str(why, " data does not decompress into the ");
-		vfit_line_u32(why, (uint32_t)(room >> 10));
-		vfit_line_str(why, " KiB free at its load address");
+					    vfit_boot_host(r, img->load, room), (size_t)room, &out)) {
+		why_image(why, img, VFIT_WHY_DECOMPRESS);
+		why->value = room >> 10;
 		return false;
 	}
 	*size = out;
-	return vfit_boot_reserve(b, img->load, out, img->prop, why);
+	return vfit_boot_reserve(r, img->load, out, img->prop, why);
 }
 
-bool vfit_boot_load_one(struct vfit_boot *b, const struct vfit_image *img,
-			struct vfit_line *why, uint64_t *size)
+bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
+			struct vfit_boot_event *why, uint64_t *size)
 {
+	struct vfit_boot_event *ev;
 	enum vfit_boot_comp kind;
-	struct vfit_line l;
+	uint8_t *dst;
 
-	vfit_line_init(&l);
-	vfit_line_str(&l, "   Loading ");
-	vfit_line_str(&l, img->prop);
-	vfit_line_str(&l, " '");
-	vfit_line_str(&l, img->name);
-	vfit_line_str(&l, "' to ");
-	vfit_line_hex(&l, img->load);
+	ev = vfit_ev_new(r, VFIT_EV_LOAD, why->chain, why->stage);
+	vfit_ev_str(ev->what, sizeof(ev->what), img->prop);
+	vfit_ev_str(ev->name, sizeof(ev->name), img->name);
+	ev->addr = img->load;
 	if (comp_kind(img->compression, &kind)) {
 		if (strcmp(img->prop, "kernel") ||
 		    (strcmp(img->compression, "gzip") && strcmp(img->compression, "lz4"))) {
-			why_image(why, img);
-			vfit_line_str(why, ": compression '");
-			vfit_line_str(why, img->compression);
-			vfit_line_str(why, "' is not supported for this image");
+			why_image(why, img, VFIT_WHY_COMPRESSION);
 			return false;
 		}
-		vfit_line_str(&l, " (");
-		vfit_line_str(&l, img->compression);
-		vfit_line_str(&l, ")");
-		vfit_line_print(b, &l);
-		return decompress(b, img, kind, why, size);
+		vfit_ev_str(ev->other, sizeof(ev->other), img->compression);
+		vfit_ev_emit(r, ev);
+		return decompress(r, img, kind, why, size);
 	}
-	vfit_line_print(b, &l);
+	vfit_ev_emit(r, ev);
 	*size = img->size;
-	if (!vfit_boot_reserve(b, img->load, img->size, img->prop, why))
+	if (!vfit_boot_reserve(r, img->load, img->size, img->prop, why))
 		return false;
-	memcpy(vfit_boot_ram(b, img->load), img->data, img->size);
+	dst = vfit_boot_host(r, img->load, img->size);
+	if (dst)
+		memcpy(dst, img->data, img->size);
 	return true;
 }
 
@@ -194,25 +222,32 @@ const struct vfit_image *vfit_boot_image(const struct vfit_verify_result *res, c
 	return NULL;
 }
 
-/* An image left where it lies in the FIT: its bus address in the staging area. */
-static uint64_t in_place(const struct vfit_image *img, uint64_t fit_addr)
+bool vfit_boot_entry_inside(const struct vfit_image *img, uint64_t size)
 {
-	return fit_addr + img->offset;
+	uint64_t entry = img->has_entry ? img->entry : img->load;
+
+	return entry >= img->load && entry - img->load < size;
 }
 
-bool vfit_boot_load_images(struct vfit_boot *b, uint64_t fit_addr, struct vfit_line *why)
+/* An fdt or ramdisk handed over: where it was loaded, else where it lies in the FIT. */
+static void hand(struct vfit_boot_blob *b, const struct vfit_image *img, uint64_t fit_addr)
 {
-	const struct vfit_verify_result *res = &b->res;
+	b->present = img != NULL;
+	if (img) {
+		b->addr = img->has_load ? img->load : fit_addr + img->offset;
+		b->size = img->size;
+	}
+}
+
+bool vfit_boot_load_images(struct vfit_run *r, uint64_t fit_addr, struct vfit_boot_event *why)
+{
+	const struct vfit_verify_result *res = &r->s->res;
 	const struct vfit_image *img, *k = vfit_boot_image(res, "kernel");
+	struct vfit_boot_report *rep = r->rep;
 	unsigned int i, j;
 	uint64_t size;
 
-	if (!k || !k->has_load) {
-		vfit_line_str(why, "kernel '");
-		vfit_line_str(why, k ? k->name : "");
-		vfit_line_str(why, "' has no load address");
-		return false;
-	}
+	rep->kernel.size = 0;
 	for (i = 0; i < res->nimages; i++) {
 		img = &res->image[i];
 		for (j = 0; j < i; j++)
@@ -221,24 +256,25 @@ bool vfit_boot_load_images(struct vfit_boot *b, uint64_t fit_addr, struct vfit_l
 		/* Each image once; images without a load address stay in the FIT. */
 		if (j < i || !img->has_load)
 			continue;
-		if (!vfit_boot_load_one(b, img, why, &size))
+		if (!vfit_boot_load_one(r, img, why, &size))
 			return false;
 		if (img->node == k->node)
-			b->kernel_size = size;
+			rep->kernel.size = size;
 	}
-	b->kernel_addr = k->load;
-	b->entry = k->has_entry ? k->entry : k->load;
-	img = vfit_boot_image(res, "fdt");
-	b->has_fdt = img != NULL;
-	if (img) {
-		b->fdt_addr = img->has_load ? img->load : in_place(img, fit_addr);
-		b->fdt_size = img->size;
+	/* The entry point must lie in the bytes just verified and placed. */
+	if (!vfit_boot_entry_inside(k, rep->kernel.size)) {
+		why->why = VFIT_WHY_ENTRY_OUTSIDE;
+		vfit_ev_str(why->what, sizeof(why->what), k->prop);
+		vfit_ev_str(why->name, sizeof(why->name), k->name);
+		why->addr = k->load;
+		why->size = rep->kernel.size;
+		why->value = k->has_entry ? k->entry : k->load;
+		return false;
 	}
-	img = vfit_boot_image(res, "ramdisk");
-	b->has_ramdisk = img != NULL;
-	if (img) {
-		b->ramdisk_addr = img->has_load ? img->load : in_place(img, fit_addr);
-		b->ramdisk_size = img->size;
-	}
+	rep->kernel.present = true;
+	rep->kernel.addr = k->load;
+	rep->entry = k->has_entry ? k->entry : k->load;
+	hand(&rep->fdt, vfit_boot_image(res, "fdt"), fit_addr);
+	hand(&rep->ramdisk, vfit_boot_image(res, "ramdisk"), fit_addr);
 	return true;
 }

@@ -52,25 +52,29 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 	vfit_hash(VFIT_HASH_SHA256, out, STATE_BODY, out + STATE_BODY);
 }
 
-int vfit_boot_state_decode(const uint8_t *in, size_t len, struct vfit_boot_state *s)
+enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
+					     struct vfit_boot_state *s)
 {
 	uint8_t sum[32];
 	unsigned int i;
 
-	if (len != VFIT_BOOT_STATE_SIZE || memcmp(in, STATE_MAGIC, 4) ||
-	    fdt32_ld((const fdt32_t *)(in + 4)) != STATE_VERSION)
-		return -1;
+	if (len != VFIT_BOOT_STATE_SIZE)
+		return VFIT_STATE_SIZE;
+	if (memcmp(in, STATE_MAGIC, 4))
+		return VFIT_STATE_MAGIC;
+	if (fdt32_ld((const fdt32_t *)(in + 4)) != STATE_VERSION)
+		return VFIT_STATE_VERSION;
 	if (vfit_hash(VFIT_HASH_SHA256, in, STATE_BODY, sum) ||
 	    memcmp(sum, in + STATE_BODY, sizeof(sum)))
-		return -1;
+		return VFIT_STATE_CHECKSUM;
 	for (i = 18; i < STATE_BODY; i++)
 		if (in[i])
-			return -1;
+			return VFIT_STATE_FIELD;
 	if (in[12] >= VFIT_BOOT_SLOTS || (in[13] >= VFIT_BOOT_SLOTS && in[13] != VFIT_BOOT_NONE))
-		return -1;
+		return VFIT_STATE_FIELD;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
 		if (in[14 + i] < VFIT_SLOT_GOOD || in[14 + i] > VFIT_SLOT_BAD)
-			return -1;
+			return VFIT_STATE_FIELD;
 	s->seq = fdt32_ld((const fdt32_t *)(in + 8));
 	s->active = in[12];
 	s->booted = in[13];
@@ -78,15 +82,5 @@ int vfit_boot_state_decode(const uint8_t *in, size_t len, struct vfit_boot_state
 		s->status[i] = in[14 + i];
 		s->tries[i] = in[16 + i];
 	}
-	return 0;
-}
-
-const char *vfit_boot_slot_status_name(unsigned int status)
-{
-	switch (status) {
-	case VFIT_SLOT_GOOD: return "good";
-	case VFIT_SLOT_TRYING: return "trying";
-	case VFIT_SLOT_BAD: return "bad";
-	default: return "unknown";
-	}
+	return VFIT_STATE_OK;
 }

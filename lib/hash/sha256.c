@@ -33,7 +33,13 @@ const uint32_t vfit_sha256_k[64] = {
 #define SS0(x) (ROR(x, 7) ^ ROR(x, 18) ^ ((x) >> 3))
 #define SS1(x) (ROR(x, 17) ^ ROR(x, 19) ^ ((x) >> 10))
 
-#ifdef VFIT_SHA_COMPACT
+#ifdef VFIT_SHA256_ARMV7_ASM
+
+/* lib/hash/sha256_armv7.S: NEON schedule, ARM rounds; a port for ARMv7-A builds it instead. */
+void vfit_sha256_blocks_armv7(void *st, const uint8_t *p, size_t nblocks);
+#define sha256_blocks vfit_sha256_blocks_armv7
+
+#elif defined(VFIT_SHA_COMPACT)
 
 static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
 {

@@ -6,34 +6,11 @@
 # silent fallback to the file store.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
+. "$(dirname "$0")/boot_lib/swtpm.sh"
 
-need swtpm tpm2_getcap tpm2_nvreadpublic tpm2_nvincrement tpm2_nvwrite tpm2_nvundefine \
-	tpm2_nvdefine tpm2_startauthsession tpm2_policycommandcode tpm2_flushcontext
-SWTPM_PID=
-trap '[ -n "$SWTPM_PID" ] && kill "$SWTPM_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
-# alive PID: the process runs (an exited child stays a zombie until waited for)
-alive() {
-	st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)
-	[ -n "$st" ] && [ "$st" != Z ]
-}
-mkdir -p "$T/tpm"
-for try in 1 2 3 4 5; do
-	port=$(( 20000 + ($$ * 7 + try * 131) % 20000 ))
-	swtpm socket --tpm2 --server "type=tcp,port=$port,bindaddr=127.0.0.1" \
-		--ctrl "type=tcp,port=$((port + 1)),bindaddr=127.0.0.1" --tpmstate "dir=$T/tpm" \
-		--flags not-need-init,startup-clear >"$T/swtpm.log" 2>&1 &
-	SWTPM_PID=$!
-	TCTI="swtpm:host=127.0.0.1,port=$port"
-	# Ready when it answers, gone when the port was taken: no time limit
-	# here (tests/run's per-test timeout ends a hang).
-	while alive "$SWTPM_PID" && ! tpm2_getcap -T "$TCTI" properties-fixed >/dev/null 2>&1; do
-		sleep 0.1
-	done
-	alive "$SWTPM_PID" && break
-	wait "$SWTPM_PID" 2>/dev/null
-	SWTPM_PID=
-done
-[ -n "$SWTPM_PID" ] && pass || { fail "swtpm did not start"; cat "$T/swtpm.log"; finish; exit 1; }
+need tpm2_nvreadpublic tpm2_nvincrement tpm2_nvwrite tpm2_nvundefine tpm2_nvdefine \
+	tpm2_startauthsession tpm2_policycommandcode tpm2_flushcontext
+start_swtpm && pass || { fail "swtpm did not start"; cat "$T/swtpm.log"; finish; exit 1; }
 
 boot_keys || { fail "keygen"; finish; exit 1; }
 D=$T/dev
@@ -106,9 +83,7 @@ contains "still rollback" "$T/.out" "rollback index 1 < counter 2 for 'kernel'"
 # The file store is not consulted: it still says 0, and the TPM's 2 wins.
 status 0 "file store untouched" "$VFIT" boot --device "$D" status
 contains "file counter still 0" "$T/.out" "^  kernel: 0$"
-kill "$SWTPM_PID" 2>/dev/null
-wait "$SWTPM_PID" 2>/dev/null
-SWTPM_PID=
+stop_swtpm
 status 2 "TPM gone: error, no fallback" "$VFIT" boot --device "$D" --tpm "$TCTI"
 contains "TPM gone: the error names the TPM" "$T/.out" "^vfit: boot: .*TPM.*$port"
 if grep -q "Starting\|counters\b" "$T/.out"; then fail "booted without its TPM, or used the file store"; else pass; fi

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # vfit keygen: NAME.key (0600) + NAME.crt (self-signed, CN=NAME), sizes,
-# no overwrite without --force, usable by vfit mkimage and openssl.
+# no overwrite without --force, usable by vfit mkimage and openssl; ECDSA
+# keys as NAME.pem alone, which Debian's mkimage signs with.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 
@@ -46,6 +47,55 @@ if [ "$(id -u)" != 0 ]; then
 fi
 status 2 "path too long" "$VFIT" keygen -a rsa2048 -k "$(printf '%04100d' 0)" -n x
 contains "says so" "$T/.out" "path too long"
+
+# ECDSA: NAME.pem only; mkimage derives the public key from it (fit-signature.md §4.1).
+ok "ecdsa256" "$VFIT" keygen -a ecdsa256 -k k -n e256
+status 0 "pem mode 0600" test "$(stat -c %a k/e256.pem)" = 600
+openssl pkey -in k/e256.pem -noout -text > e256.txt 2>&1
+contains "P-256 private key" e256.txt "NIST CURVE: P-256"
+status 1 "no certificate" test -e k/e256.crt
+status 1 "no .key" test -e k/e256.key
+cp k/e256.pem e256.orig
+status 2 "ecdsa: refuses to overwrite" "$VFIT" keygen -a ecdsa256 -k k -n e256
+contains "says why" "$T/.out" "e256.pem: already exists \(use --force"
+ok "ecdsa: key kept" cmp k/e256.pem e256.orig
+ok "ecdsa: --force" "$VFIT" keygen -a ecdsa256 -k k -n e256 --force
+status 1 "ecdsa: --force replaced it" cmp -s k/e256.pem e256.orig
+status 0 "ecdsa: mode after --force" test "$(stat -c %a k/e256.pem)" = 600
+ok "ecdsa384" "$VFIT" keygen -a ecdsa384 -k k -n e384
+openssl pkey -in k/e384.pem -noout -text > e384.txt 2>&1
+contains "P-384 private key" e384.txt "NIST CURVE: P-384"
+status 2 "ecdsa: bad name" "$VFIT" keygen -a ecdsa256 -k k -n a@b
+status 2 "ecdsa: missing dir" "$VFIT" keygen -a ecdsa384 -k nosuch -n x
+status 2 "unknown ECDSA size" "$VFIT" keygen -a ecdsa521 -k k -n x
+contains "lists the algorithms" "$T/.out" "ecdsa256, ecdsa384"
+# Debian's mkimage 2023.01 (P-256 only) signs with the key and writes its
+# public point into a -K DTB that has /signature.
+if mkimage -V 2>/dev/null | grep -q 2023.01; then
+	printf 'kernel' > kernel.bin
+	cat > e.its <<'ITS'
+/dts-v1/;
+/ {
+	description = "keygen";
+	#address-cells = <1>;
+	images { kernel { data = /incbin/("kernel.bin"); type = "kernel"; arch = "arm";
+		os = "linux"; compression = "none"; load = <0>; entry = <0>;
+		hash-1 { algo = "sha256"; }; }; };
+	configurations { default = "conf-1"; conf-1 { kernel = "kernel";
+		signature-1 { algo = "sha256,ecdsa256"; key-name-hint = "e256";
+			sign-images = "kernel"; }; }; };
+};
+ITS
+	printf '/dts-v1/; / { signature { }; };' | dtc -q -I dts -O dtb -o ctl.dtb
+	ok "mkimage signs with the ECDSA key" mkimage -f e.its -k k -K ctl.dtb e.fit
+	is "key node curve" prime256v1 "$(fdtget ctl.dtb /signature/e256 ecdsa,curve 2>&1)"
+	is "key node point is the key's" \
+		"$(openssl pkey -in k/e256.pem -pubout -outform DER | tail -c 64 | xxd -p -c 64)" \
+		"$(for p in x y; do fdtget -t bx ctl.dtb /signature/e256 ecdsa,$p-point; done |
+			awk '{ for (i = 1; i <= NF; i++) printf "%02s", $i }' | tr ' ' 0)"
+else
+	skip tool "mkimage 2023.01 (u-boot-tools) not installed: ECDSA key not tried with it"
+fi
 ls -A k > ls.txt
-status 1 "no temporary files" grep -Ev '^[a-z0-9]+\.(key|crt)$' ls.txt
+status 1 "no temporary files" grep -Ev '^[a-z0-9]+\.(key|crt|pem)$' ls.txt
 finish

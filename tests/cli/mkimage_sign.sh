@@ -183,7 +183,7 @@ ok "auto signed" "$VFIT" mkimage -q -f auto -A arm64 -O linux -T kernel -C none 
 prop_bin auto2.fit /images/kernel-1/signature-1 value > sig.bin
 ok "auto image signature" openssl dgst -sha256 -verify dev.pub -signature sig.bin kernel.bin
 status 2 "auto unknown arch" "$VFIT" mkimage -f auto -A nosuch -d kernel.bin x.fit
-contains "auto unknown arch message" "$T/.out" "unknown architecture \(-A\) 'nosuch'"
+contains "auto unknown arch message" "$T/.out" "^vfit: mkimage: unknown architecture 'nosuch'$"
 
 # --- large payloads (read past dtc): same FIT as through dtc, errors name the .its
 mkdir -p big
@@ -214,8 +214,9 @@ mkdir -p src inc
 cp kernel.bin inc/k.bin
 cp board.dtb src/
 its conf sha256 sha256,rsa2048 | sed 's|"kernel.bin"|"k.bin"|' > src/inc.its
-status 1 "incbin not next to the .its" "$VFIT" mkimage -q -f src/inc.its inc.fit
+status 2 "incbin not next to the .its" "$VFIT" mkimage -q -f src/inc.its inc.fit
 contains "dtc says so" "$T/.out" "k.bin"
+contains "a missing input, exit 2" "$T/.out" "^vfit: src/inc.its: dtc cannot open a file it names"
 ok "-D with -i" "$VFIT" mkimage -q -D "-I dts -O dtb -i $T/inc" -f src/inc.its inc.fit
 status 0 "-D: no padding kept" test "$(fdtget -t bx inc.fit /images/kernel data | wc -w)" = 3000
 

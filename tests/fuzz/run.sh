@@ -22,6 +22,7 @@ fail=0
 max_len() {
 	case $1 in
 	fuzz_verify) echo 16384 ;;   # seeds are FITs of up to 12 KiB
+	fuzz_decomp) echo 16384 ;;   # seeds are streams of up to 9 KiB
 	*) echo 4096 ;;              # control DTBs of up to 2 KiB
 	esac
 }

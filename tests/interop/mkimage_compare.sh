@@ -113,6 +113,9 @@ compare() {
 	tree "$c: vfit -K" v.dtb v.ctl.dts
 	same "$c: control DTB: same tree" m.ctl.dts v.ctl.dts
 	ok "$c: control DTB no larger than mkimage's" test "$(wc -c < v.dtb)" -le "$(wc -c < m.dtb)"
+	"$MKIMAGE" -l m.fit > m.l 2>&1
+	"$VFIT" mkimage -l v.fit > v.l 2>&1
+	ok "$c: -l prints the same" cmp m.l v.l
 	case $c in auto*) ;;  # creator strings differ in length
 	*) is "$c: file size identical" "$(wc -c < m.fit)" "$(wc -c < v.fit)" ;;
 	esac
@@ -202,6 +205,17 @@ same "ramdisk: same tree but hashed-nodes/value" m.dts v.dts
 status 0 "ramdisk: vfit lists the ramdisk" test "$(fdtget v.fit /configurations/conf-1/signature-1 hashed-nodes | tr ' ' '\n' | grep -c ramdisk)" = 2
 status 0 "ramdisk: mkimage does not" test "$(fdtget m.fit /configurations/conf-1/signature-1 hashed-nodes | tr ' ' '\n' | grep -c ramdisk)" = 0
 ok "ramdisk: vfit's FIT verifies" "$VFIT" verify -f v.fit -k v.dtb
+# mkimage's FIT fails there (as on U-Boot HEAD), and both say why.
+cp control0.dtb m.dtb
+"$MKIMAGE" -F -k k1 -K m.dtb -r m.fit > /dev/null 2>&1
+status 1 "ramdisk: mkimage's FIT refused" "$VFIT" verify -f m.fit -k m.dtb
+contains "ramdisk: verify names the image left out" "$T/.out" \
+	"^vfit: m.fit: /configurations/conf-1/signature-1: does not cover image 'ramdisk-1' \(ramdisk\), which U-Boot HEAD and vfit check: sign again with vfit mkimage, or add \"ramdisk\" to sign-images$"
+ok "ramdisk: info" "$VFIT" info m.fit
+contains "ramdisk: info flags the gap" "$T/.out" "^  WARNING:      signature-1 does not cover image 'ramdisk-1' \(ramdisk\)"
+ok "ramdisk: info on vfit's FIT" "$VFIT" info v.fit
+cp "$T/.out" vinfo.txt
+status 1 "ramdisk: no gap in vfit's FIT" grep -q "does not cover" vinfo.txt
 
 # Debian's mkimage re-signs a vfit FIT (and the other way round) to the same
 # tree: each -F must succeed and change the unsigned input.

@@ -63,6 +63,13 @@ expect "freestanding.sh without llvm-nm" "0 passed, 0 failed, 1 skipped" \
 	"tool: not installed: llvm-nm" env PATH="$(hide llvm-nm)" sh "$ROOT/tests/build/freestanding.sh"
 expect "aarch64.sh without qemu-aarch64" "0 passed, 0 failed, 1 skipped" \
 	"tool: not installed: qemu-aarch64" env PATH="$(hide qemu-aarch64)" sh "$ROOT/tests/build/aarch64.sh"
+expect "armv7.sh without qemu-arm" "0 passed, 0 failed, 1 skipped" \
+	"tool: not installed: qemu-arm" env PATH="$(hide qemu-arm)" sh "$ROOT/tests/build/armv7.sh"
+expect "stage.sh without qemu-system-arm" "0 passed, 0 failed, 1 skipped" \
+	"tool: not installed: qemu-system-arm" env PATH="$(hide qemu-system-arm)" sh "$ROOT/tests/qemu/stage.sh"
+expect "mkimage_head.sh without U-Boot HEAD's tools" "0 passed, 0 failed, 1 skipped" \
+	"anchor: U-Boot HEAD's mkimage and fit_check_sign not found" \
+	env MKIMAGE_HEAD=/nonexistent sh "$ROOT/tests/interop/mkimage_head.sh"
 expect "mkimage_compare.sh without dtc" "0 passed, 0 failed, 1 skipped" \
 	"tool: not installed: dtc" env PATH="$(hide dtc)" sh "$ROOT/tests/interop/mkimage_compare.sh"
 expect "mkimage_compare.sh with another mkimage" "0 passed, 0 failed, 1 skipped" \

@@ -22,6 +22,9 @@
  */
 #define REQUIRE(cond, ...) check_require_((cond) != 0, __FILE__, __LINE__, __VA_ARGS__)
 
+/* A libfdt call the next checks rely on (an edit, a tree built): its result must be >= 0. */
+#define FDT(call) REQUIRE((call) >= 0, "%s", #call)
+
 int check_(int ok, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void check_require_(int ok, const char *file, int line, const char *fmt, ...)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The boot flow of lib/boot*.c against an in-memory platform: state blob
+ * The boot flow of lib/boot against an in-memory platform: state blob
  * checks, RAM fences, key views, and the flow itself on FITs signed here
  * with the host library -- including a power cut after every durable write
  * of an update (the platform stops persisting anything from that write on,
@@ -16,203 +16,17 @@
 
 #include <libfdt.h>
 
+#include "boot_dev.h"
 #include "check.h"
 #include "vfit-host/sim.h"
 #include "vfit-host/host.h"
 #include "../../lib/boot/boot_int.h"
 
-/*
- * A libfdt edit or build step the next check relies on: had it failed, the
- * check would prove nothing.
- */
-#define FDT(call) REQUIRE((call) >= 0, "%s", #call)
-
-#define RAM_BASE 0x80000000u
-#define RAM_SIZE 0x04000000u        /* 64 MiB */
-#define FIT_ADDR 0x82000000u
-#define FIT_SIZE 0x01000000u
-#define LOADER_ADDR 0x83f00000u
-#define LOADER_SIZE 0x00100000u
-
-/* ---- in-memory device -------------------------------------------------- */
-
-struct blob {
-	uint8_t *p;
-	size_t n;
-};
-
-struct dev {
-	struct blob stage[VFIT_BOOT_SLOTS][VFIT_BOOT_MAX_STAGES];
-	struct blob rom, recovery, user, state;
-	char ctr_name[8][VFIT_BOOT_COUNTER_NAME];
-	uint64_t ctr[8];
-	unsigned int nctr;
-	bool dev_mode;
-	bool ctr_broken;    /* counter reads fail (a TPM fault) */
-	int writes;         /* durable writes done */
-	int cut_after;      /* > 0: writes after this many are lost (power cut) */
-	char log[1 << 16];
-	size_t loglen;
-};
-
-static void blob_set(struct blob *b, const void *p, size_t n)
-{
-	free(b->p);
-	b->p = NULL;
-	b->n = 0;
-	if (!n)
-		return;
-	b->p = malloc(n);
-	memcpy(b->p, p, n);
-	b->n = n;
-}
-
-/* Whether this durable write survives (false once the power is cut). */
-static bool durable(struct dev *d)
-{
-	if (d->cut_after && d->writes >= d->cut_after)
-		return false;
-	d->writes++;
-	return true;
-}
-
-static int m_read(void *plat, enum vfit_boot_obj obj, unsigned int slot, unsigned int stage,
-		  void *dst, size_t cap, size_t *len)
-{
-	struct dev *d = plat;
-	const struct blob *b = obj == VFIT_BOOT_OBJ_ROM ? &d->rom :
-			       obj == VFIT_BOOT_OBJ_RECOVERY ? &d->recovery :
-			       obj == VFIT_BOOT_OBJ_USER_KEYS ? &d->user :
-			       &d->stage[slot][stage - 1];
-
-	if (!b->p)
-		return VFIT_BOOT_IO_ABSENT;
-	if (b->n > cap)
-		return VFIT_BOOT_IO_BIG;
-	memcpy(dst, b->p, b->n);
-	*len = b->n;
-	return 0;
-}
-
-static int m_write(void *plat, unsigned int slot, unsigned int stage, const void *src, size_t len)
-{
-	struct dev *d = plat;
-
-	if (durable(d))
-		blob_set(&d->stage[slot][stage - 1], src, len);
-	return 0;
-}
-
-static int m_state_read(void *plat, void *buf, size_t cap, size_t *len)
-{
-	struct dev *d = plat;
-
-	if (!d->state.p)
-		return VFIT_BOOT_IO_ABSENT;
-	*len = d->state.n < cap ? d->state.n : cap;
-	memcpy(buf, d->state.p, *len);
-	return 0;
-}
-
-static int m_state_write(void *plat, const void *buf, size_t len)
-{
-	struct dev *d = plat;
-
-	if (durable(d))
-		blob_set(&d->state, buf, len);
-	return 0;
-}
-
-static uint64_t *ctr(struct dev *d, const char *name)
-{
-	unsigned int i;
-
-	for (i = 0; i < d->nctr; i++)
-		if (!strcmp(d->ctr_name[i], name))
-			return &d->ctr[i];
-	snprintf(d->ctr_name[d->nctr], VFIT_BOOT_COUNTER_NAME, "%s", name);
-	d->ctr[d->nctr] = 0;
-	return &d->ctr[d->nctr++];
-}
-
-static int m_ctr_read(void *plat, const char *name, uint64_t *v)
-{
-	if (((struct dev *)plat)->ctr_broken)
-		return -1;
-	*v = *ctr(plat, name);
-	return 0;
-}
-
-static int m_ctr_advance(void *plat, const char *name, uint64_t v)
-{
-	struct dev *d = plat;
-
-	if (durable(d) && v > *ctr(d, name))
-		*ctr(d, name) = v;
-	return 0;
-}
-
-static bool m_dev_mode(void *plat)
-{
-	return ((struct dev *)plat)->dev_mode;
-}
-
-static void m_print(void *plat, const char *line)
-{
-	struct dev *d = plat;
-	size_t n = strlen(line);
-
-	if (d->loglen + n + 2 > sizeof(d->log))
-		d->loglen = 0;
-	memcpy(d->log + d->loglen, line, n);
-	d->log[d->loglen + n] = '\n';
-	d->loglen += n + 1;
-	d->log[d->loglen] = 0;
-}
-
-static struct vfit_boot_ops ops_for(struct dev *d, uint8_t *ram)
-{
-	struct vfit_boot_ops o = {
-		.plat = d, .read = m_read, .write = m_write, .state_read = m_state_read,
-		.state_write = m_state_write, .counter_read = m_ctr_read,
-		.counter_advance = m_ctr_advance, .dev_mode = m_dev_mode, .print = m_print,
-		.ram = ram, .ram_base = RAM_BASE, .ram_size = RAM_SIZE,
-		.loader_addr = LOADER_ADDR, .loader_size = LOADER_SIZE,
-		.fit_addr = FIT_ADDR, .fit_size = FIT_SIZE,
-	};
-	return o;
-}
-
-static void dev_copy(struct dev *dst, const struct dev *src)
-{
-	unsigned int s, k;
-
-	memset(dst, 0, sizeof(*dst));
-	for (s = 0; s < VFIT_BOOT_SLOTS; s++)
-		for (k = 0; k < VFIT_BOOT_MAX_STAGES; k++)
-			blob_set(&dst->stage[s][k], src->stage[s][k].p, src->stage[s][k].n);
-	blob_set(&dst->rom, src->rom.p, src->rom.n);
-	blob_set(&dst->recovery, src->recovery.p, src->recovery.n);
-	blob_set(&dst->user, src->user.p, src->user.n);
-	blob_set(&dst->state, src->state.p, src->state.n);
-	memcpy(dst->ctr_name, src->ctr_name, sizeof(dst->ctr_name));
-	memcpy(dst->ctr, src->ctr, sizeof(dst->ctr));
-	dst->nctr = src->nctr;
-	dst->dev_mode = src->dev_mode;
-}
-
-static void dev_free(struct dev *d)
-{
-	unsigned int s, k;
-
-	for (s = 0; s < VFIT_BOOT_SLOTS; s++)
-		for (k = 0; k < VFIT_BOOT_MAX_STAGES; k++)
-			blob_set(&d->stage[s][k], NULL, 0);
-	blob_set(&d->rom, NULL, 0);
-	blob_set(&d->recovery, NULL, 0);
-	blob_set(&d->user, NULL, 0);
-	blob_set(&d->state, NULL, 0);
-}
+/* One command at a time: its scratch space and report. */
+static struct vfit_boot_scratch scratch;
+static struct vfit_boot_event events[256];
+static struct vfit_boot_region region;
+static struct vfit_boot_layout layout;
 
 /* ---- pieces without FITs -------------------------------------------------- */
 
@@ -279,28 +93,46 @@ static void test_line(void)
 	CHECK(l.n == sizeof(l.s) - 1 && strlen(l.s) == l.n, "line truncates at its end");
 }
 
+/* The console text of a FAIL event. */
+static void line_to(void *ctx, const char *line)
+{
+	snprintf(ctx, 256, "%s", line);
+}
+
+static const char *why_text(struct vfit_boot_event *why, char *buf)
+{
+	why->kind = VFIT_EV_FAIL;
+	why->stage = 0;
+	buf[0] = 0;
+	vfit_boot_format_event(why, line_to, buf);
+	return buf;
+}
+
 static void test_ranges(uint8_t *ram)
 {
-	static struct vfit_boot b;
-	struct dev *d = calloc(1, sizeof(*d));
-	struct vfit_boot_ops o = ops_for(d, ram);
-	struct vfit_line why;
+	static struct vfit_boot_report rep;
+	struct vfit_boot_ops o = dev_ops(NULL, false);
+	struct vfit_run r = { .ops = &o, .lay = &layout, .s = &scratch, .rep = &rep };
+	struct vfit_boot_event why;
+	char text[256];
 
-	vfit_boot_init(&b, &o);
-	vfit_boot_ranges_reset(&b);
-	vfit_line_init(&why);
-	CHECK(vfit_boot_reserve(&b, RAM_BASE, 0x1000, "a", &why), "first range");
-	CHECK(vfit_boot_reserve(&b, RAM_BASE + 0x1000, 0x1000, "b", &why), "adjacent range");
-	CHECK(!vfit_boot_reserve(&b, RAM_BASE + 0xfff, 2, "c", &why), "straddling range refused");
-	CHECK(strstr(why.s, "overlaps a [80000000..80001000)") != NULL, "reason: %s", why.s);
-	vfit_line_init(&why);
-	CHECK(!vfit_boot_reserve(&b, LOADER_ADDR + LOADER_SIZE - 1, 1, "d", &why), "loader fenced");
-	CHECK(strstr(why.s, "overlaps loader") != NULL, "reason: %s", why.s);
-	CHECK(!vfit_boot_reserve(&b, RAM_BASE - 1, 2, "e", &why), "below RAM refused");
-	CHECK(!vfit_boot_reserve(&b, RAM_BASE + RAM_SIZE - 1, 2, "f", &why), "past RAM refused");
-	CHECK(!vfit_boot_reserve(&b, UINT64_MAX - 1, 4, "g", &why), "wrap-around refused");
-	CHECK(vfit_boot_reserve(&b, RAM_BASE + 0x500, 0, "h", &why), "empty range is no range");
-	free(d);
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(&rep, NULL, 0);
+	vfit_boot_ranges_reset(&r);
+	vfit_ev_init(&why, VFIT_EV_FAIL, VFIT_CHAIN_A, 0);
+	CHECK(vfit_boot_reserve(&r, RAM_BASE, 0x1000, "a", &why), "first range");
+	CHECK(vfit_boot_reserve(&r, RAM_BASE + 0x1000, 0x1000, "b", &why), "adjacent range");
+	CHECK(!vfit_boot_reserve(&r, RAM_BASE + 0xfff, 2, "c", &why), "straddling range refused");
+	why_text(&why, text);
+	CHECK(strstr(text, "overlaps a [80000000..80001000)") != NULL, "reason: %s", text);
+	vfit_ev_init(&why, VFIT_EV_FAIL, VFIT_CHAIN_A, 0);
+	CHECK(!vfit_boot_reserve(&r, LOADER_ADDR + LOADER_SIZE - 1, 1, "d", &why), "loader fenced");
+	why_text(&why, text);
+	CHECK(strstr(text, "overlaps loader") != NULL, "reason: %s", text);
+	CHECK(!vfit_boot_reserve(&r, RAM_BASE - 1, 2, "e", &why), "below RAM refused");
+	CHECK(!vfit_boot_reserve(&r, RAM_BASE + RAM_SIZE - 1, 2, "f", &why), "past RAM refused");
+	CHECK(!vfit_boot_reserve(&r, UINT64_MAX - 1, 4, "g", &why), "wrap-around refused");
+	CHECK(vfit_boot_reserve(&r, RAM_BASE + 0x500, 0, "h", &why), "empty range is no range");
 }
 
 /* A control DTB with key-dev (required conf) and key-recovery (not required). */
@@ -357,173 +189,66 @@ static void test_keyviews(void)
 	CHECK(vfit_boot_key_count(rom) == 2, "key count");
 }
 
-/* ---- signed FITs ------------------------------------------------------------ */
+/* ---- the flow ---------------------------------------------------------------- */
 
-static char dir[64];
-static uint8_t *kernel_payload;
-#define KSIZE 50000
-
-static int write_file(const char *path, const void *p, size_t n)
+static enum vfit_boot_outcome power_on(struct dev *d, uint8_t *ram, struct vfit_boot_report *b)
 {
-	FILE *f = fopen(path, "wb");
-	int rc;
-
-	if (!f)
-		return -1;
-	rc = fwrite(p, 1, n, f) == n ? 0 : -1;
-	return fclose(f) || rc ? -1 : 0;
-}
-
-static struct blob read_blob(const char *path)
-{
-	struct blob b = { 0 };
-
-	b.p = (uint8_t *)check_read_file(path, &b.n);
-	return b;
-}
-
-/* Signs an .its (text) into out with key, public key into dtb (required when req). */
-static int sign(const char *its_text, const char *name, const char *dtb, int req)
-{
-	struct vfit_mkimage m = { .position = -1 };
-	struct vfit_err e = { 0 };
-	char its[128], out[128];
-
-	snprintf(its, sizeof(its), "%s/%s.its", dir, name);
-	snprintf(out, sizeof(out), "%s/%s.fit", dir, name);
-	if (write_file(its, its_text, strlen(its_text)))
-		return -1;
-	m.its = its;
-	m.out = out;
-	m.keydir = dir;
-	m.keydest = dtb;
-	m.required = req;
-	if (vfit_mkimage_run(&m, &e)) {
-		fprintf(stderr, "mkimage %s: %s\n", name, e.msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int build_fits(void)
-{
-	char its[4096], path[128];
-	uint8_t dtb[256];
-	size_t i;
-	const char *keys[] = { "rom", "recovery", "kernel" };
-
-	for (i = 0; i < 3; i++) {
-		struct vfit_err e = { 0 };
-
-		if (vfit_keygen(dir, keys[i], 2048, 0, &e))
-			return -1;
-	}
-	kernel_payload = malloc(KSIZE);
-	for (i = 0; i < KSIZE; i++)
-		kernel_payload[i] = (uint8_t)(i * 7 + (i >> 8));
-	snprintf(path, sizeof(path), "%s/kernel.bin", dir);
-	write_file(path, kernel_payload, KSIZE);
-	FDT(fdt_create_empty_tree(dtb, sizeof(dtb)));
-	FDT(fdt_pack(dtb));
-	snprintf(path, sizeof(path), "%s/rom.dtb", dir);
-	write_file(path, dtb, fdt_totalsize(dtb));
-	snprintf(path, sizeof(path), "%s/bl.dtb", dir);
-	write_file(path, dtb, fdt_totalsize(dtb));
-	snprintf(path, sizeof(path), "%s/fw.bin", dir);
-	write_file(path, "firmware", 8);
-
-	/* kernel (and recovery, same shape) -> rollback index 1 */
-	for (i = 0; i < 2; i++) {
-		snprintf(its, sizeof(its),
-			 "/dts-v1/;\n/ { description = \"k\"; #address-cells = <1>;\n"
-			 " images { kernel { data = /incbin/(\"%s/kernel.bin\"); type = \"kernel\";"
-			 " arch = \"arm64\"; os = \"linux\"; compression = \"none\";"
-			 " load = <0x80080000>; entry = <0x80080000>;"
-			 " hash-1 { algo = \"sha256\"; }; }; };\n"
-			 " configurations { default = \"conf-1\"; conf-1 { kernel = \"kernel\";"
-			 " rollback-index = <1>;"
-			 " signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"%s\";"
-			 " sign-images = \"kernel\"; }; }; }; };\n",
-			 dir, i ? "recovery" : "kernel");
-		snprintf(path, sizeof(path), "%s/%s.dtb", dir, i ? "rom" : "bl");
-		if (sign(its, i ? "recovery" : "kernel", path, !i))
-			return -1;
-	}
-	snprintf(its, sizeof(its),
-		 "/dts-v1/;\n/ { description = \"b\"; #address-cells = <1>;\n"
-		 " images { fw { data = /incbin/(\"%s/fw.bin\"); type = \"firmware\";"
-		 " arch = \"arm64\"; os = \"u-boot\"; compression = \"none\"; load = <0x81000000>;"
-		 " hash-1 { algo = \"sha256\"; }; };\n"
-		 "  dtb { data = /incbin/(\"%s/bl.dtb\"); type = \"flat_dt\"; compression = \"none\";"
-		 " hash-1 { algo = \"sha256\"; }; }; };\n"
-		 " configurations { default = \"conf-1\"; conf-1 { firmware = \"fw\"; fdt = \"dtb\";"
-		 " signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"rom\";"
-		 " sign-images = \"firmware\", \"fdt\"; }; }; }; };\n",
-		 dir, dir);
-	snprintf(path, sizeof(path), "%s/rom.dtb", dir);
-	return sign(its, "bl", path, 1);
-}
-
-static void factory(struct dev *d)
-{
-	char path[128];
-	struct blob bl, k;
-	unsigned int s;
-
-	memset(d, 0, sizeof(*d));
-	snprintf(path, sizeof(path), "%s/bl.fit", dir);
-	bl = read_blob(path);
-	snprintf(path, sizeof(path), "%s/kernel.fit", dir);
-	k = read_blob(path);
-	for (s = 0; s < VFIT_BOOT_SLOTS; s++) {
-		blob_set(&d->stage[s][0], bl.p, bl.n);
-		blob_set(&d->stage[s][1], k.p, k.n);
-	}
-	free(bl.p);
-	free(k.p);
-	snprintf(path, sizeof(path), "%s/rom.dtb", dir);
-	d->rom = read_blob(path);
-	snprintf(path, sizeof(path), "%s/recovery.fit", dir);
-	d->recovery = read_blob(path);
-}
-
-static enum vfit_boot_outcome power_on(struct dev *d, uint8_t *ram, struct vfit_boot *b)
-{
-	struct vfit_boot_ops o = ops_for(d, ram);
-	enum vfit_boot_outcome r;
+	struct vfit_boot_ops o = dev_ops(d, true);
 
 	d->loglen = 0;
-	vfit_boot_init(b, &o);
-	r = vfit_boot_run(b);
-	/* ops lives on this stack frame: nothing may use b->ops after return. */
-	b->ops = NULL;
-	return r;
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(b, events, sizeof(events) / sizeof(events[0]));
+	return vfit_boot(&o, &layout, &scratch, b);
 }
 
-static bool kernel_in_ram(const uint8_t *ram)
+static enum vfit_boot_result mark_good(struct dev *d, uint8_t *ram)
 {
-	return !memcmp(ram + 0x80000, kernel_payload, KSIZE);
+	static struct vfit_boot_report b;
+	struct vfit_boot_ops o = dev_ops(d, true);
+
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(&b, events, sizeof(events) / sizeof(events[0]));
+	return vfit_boot_mark_good(&o, &layout, &scratch, &b);
+}
+
+static enum vfit_boot_result update(struct dev *d, uint8_t *ram, const void *const fit[],
+				    const size_t len[], unsigned int n)
+{
+	static struct vfit_boot_report b;
+	struct vfit_boot_ops o = dev_ops(d, true);
+
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(&b, events, sizeof(events) / sizeof(events[0]));
+	return vfit_boot_update(&o, &layout, &scratch, &b, fit, len, n);
+}
+
+/* Reasons recorded in a report (FAIL events). */
+static unsigned int nreasons(const struct vfit_boot_report *b)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < b->n; i++)
+		n += b->ev[i].kind == VFIT_EV_FAIL;
+	return n;
 }
 
 static void test_flow(uint8_t *ram)
 {
-	static struct vfit_boot b;
+	static struct vfit_boot_report b;
+	struct vfit_boot_state st;
 	struct dev *d = malloc(sizeof(*d)), *cut = malloc(sizeof(*cut));
-	struct vfit_boot_ops o;
 	const void *fit[1];
 	size_t len[1];
 	int n, total;
 
-	factory(d);
+	dev_factory(d);
 	memset(ram, 0, 0x100000);
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_KERNEL, "good boot:\n%s", d->log);
 	CHECK(b.slot == 0 && b.nstages == 2 && b.entry == 0x80080000u, "slot A, 2 stages");
-	CHECK(kernel_in_ram(ram), "kernel bytes at the load address");
+	CHECK(dev_kernel_in_ram(ram), "kernel bytes at the load address");
 	CHECK(!memcmp(ram + 0x1000000, "firmware", 8), "stage 2 firmware handed over");
-	CHECK(*ctr(d, "kernel") == 0, "a boot moves no counter");
-	o = ops_for(d, ram);
-	vfit_boot_init(&b, &o);
-	CHECK(vfit_boot_mark_good(&b) == 0 && *ctr(d, "kernel") == 1, "mark-good advances it");
+	CHECK(*dev_ctr(d, "kernel") == 0, "a boot moves no counter");
+	CHECK(mark_good(d, ram) == 0 && *dev_ctr(d, "kernel") == 1, "mark-good advances it");
 	CHECK(strstr(d->log, "Verifying Hash Integrity ... sha256,rsa2048:kernel+ OK") != NULL,
 	      "U-Boot-like line");
 
@@ -537,7 +262,7 @@ static void test_flow(uint8_t *ram)
 	      "recovery:\n%s", d->log);
 	d->recovery.p[d->recovery.n / 2] ^= 1;
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_HALT, "halt");
-	CHECK(b.nreasons >= 3 && strstr(d->log, "   - recovery: ") != NULL, "every reason listed");
+	CHECK(nreasons(&b) >= 3 && strstr(d->log, "   - recovery: ") != NULL, "every reason listed");
 	dev_free(d);
 
 	/*
@@ -545,14 +270,14 @@ static void test_flow(uint8_t *ram)
 	 * slot is marked bad for it -- once the store answers again, slot A
 	 * boots as before.
 	 */
-	factory(d);
+	dev_factory(d);
 	d->ctr_broken = true;
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_HALT, "counter fault blocks:\n%s", d->log);
 	CHECK(strstr(d->log, "rollback counter 'bootloader' cannot be read") != NULL,
 	      "reason names the counter");
-	CHECK(!d->state.p || (!vfit_boot_state_decode(d->state.p, d->state.n, &b.state) &&
-			      b.state.status[0] == VFIT_SLOT_GOOD &&
-			      b.state.status[1] == VFIT_SLOT_GOOD),
+	CHECK(!d->state.p || (!vfit_boot_state_decode(d->state.p, d->state.n, &st) &&
+			      st.status[0] == VFIT_SLOT_GOOD &&
+			      st.status[1] == VFIT_SLOT_GOOD),
 	      "a counter fault marks no slot bad");
 	d->ctr_broken = false;
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_KERNEL && b.slot == 0,
@@ -560,7 +285,7 @@ static void test_flow(uint8_t *ram)
 	dev_free(d);
 
 	/* No ROM at all: halt, nothing else read. */
-	factory(d);
+	dev_factory(d);
 	blob_set(&d->rom, NULL, 0);
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_HALT, "no ROM: halt");
 	dev_free(d);
@@ -570,46 +295,38 @@ static void test_flow(uint8_t *ram)
 	 * afterwards the device boots a verified kernel, and the update can be
 	 * run again to completion.
 	 */
-	factory(d);
+	dev_factory(d);
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_KERNEL, "boot before update");
 	fit[0] = d->stage[0][1].p;
 	len[0] = d->stage[0][1].n;
-	o = ops_for(d, ram);
-	vfit_boot_init(&b, &o);
 	n = d->writes;
-	CHECK(vfit_boot_update(&b, fit, len, 1) == 0, "update:\n%s", d->log);
+	CHECK(update(d, ram, fit, len, 1) == 0, "update:\n%s", d->log);
 	total = d->writes - n;
 	CHECK(total >= 4, "update made %d durable writes", total);
-	CHECK(d->state.p && !vfit_boot_state_decode(d->state.p, d->state.n, &b.state) &&
-	      b.state.status[1] == VFIT_SLOT_TRYING && b.state.active == 1, "slot B on trial");
+	CHECK(d->state.p && !vfit_boot_state_decode(d->state.p, d->state.n, &st) &&
+	      st.status[1] == VFIT_SLOT_TRYING && st.active == 1, "slot B on trial");
 	dev_free(d);
 	for (n = 1; n < total; n++) {
 		struct dev *keep = malloc(sizeof(*keep));
 
-		factory(keep);
+		dev_factory(keep);
 		CHECK(power_on(keep, ram, &b) == VFIT_BOOT_KERNEL, "boot");
 		fit[0] = keep->stage[0][1].p;
 		len[0] = keep->stage[0][1].n;
 		dev_copy(cut, keep);
 		cut->writes = 0;
 		cut->cut_after = n;
-		o = ops_for(cut, ram);
-		vfit_boot_init(&b, &o);
-		vfit_boot_update(&b, fit, len, 1);
+		update(cut, ram, fit, len, 1);
 		cut->cut_after = 0;
 		memset(ram + 0x80000, 0, KSIZE);
-		CHECK(power_on(cut, ram, &b) == VFIT_BOOT_KERNEL && kernel_in_ram(ram),
+		CHECK(power_on(cut, ram, &b) == VFIT_BOOT_KERNEL && dev_kernel_in_ram(ram),
 		      "cut after write %d: verified boot\n%s", n, cut->log);
 		dev_free(cut);
 		dev_copy(cut, keep);
 		cut->cut_after = n;
-		o = ops_for(cut, ram);
-		vfit_boot_init(&b, &o);
-		vfit_boot_update(&b, fit, len, 1);
+		update(cut, ram, fit, len, 1);
 		cut->cut_after = 0;
-		o = ops_for(cut, ram);
-		vfit_boot_init(&b, &o);
-		CHECK(vfit_boot_update(&b, fit, len, 1) == 0, "update again after cut %d", n);
+		CHECK(update(cut, ram, fit, len, 1) == 0, "update again after cut %d", n);
 		dev_free(cut);
 		dev_free(keep);
 		free(keep);
@@ -626,7 +343,7 @@ static void test_flow(uint8_t *ram)
  */
 static void test_mutations(uint8_t *ram)
 {
-	static struct vfit_boot b;
+	static struct vfit_boot_report b;
 	struct dev *d = malloc(sizeof(*d));
 	unsigned int i, iters = getenv("VFIT_TEST_QUICK") ? 60 : 300, booted = 0, bad = 0;
 	uint32_t x = 12345;
@@ -636,7 +353,7 @@ static void test_mutations(uint8_t *ram)
 		unsigned int k, flips;
 		enum vfit_boot_outcome r;
 
-		factory(d);
+		dev_factory(d);
 		blob_set(&d->stage[1][0], NULL, 0);      /* slot B empty */
 		blob_set(&d->recovery, NULL, 0);
 		t = i % 4 == 0 ? &d->stage[0][1] : i % 4 == 1 ? &d->stage[0][0] :
@@ -659,7 +376,7 @@ static void test_mutations(uint8_t *ram)
 		r = power_on(d, ram, &b);
 		if (r == VFIT_BOOT_KERNEL) {
 			booted++;
-			bad += !kernel_in_ram(ram);
+			bad += !dev_kernel_in_ram(ram);
 		}
 		dev_free(d);
 	}
@@ -686,24 +403,24 @@ static void test_sim_snapshot(void)
 	size_t len = 0;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/sim", dir);
+	snprintf(path, sizeof(path), "%s/sim", dev_dir);
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/sim/counters", dir);
+	snprintf(path, sizeof(path), "%s/sim/counters", dev_dir);
 	CHECK(!vfit_ctr_file_provision(path, &e), "counter store: %s", e.msg);
-	snprintf(path, sizeof(path), "%s/sim/slot-a", dir);
+	snprintf(path, sizeof(path), "%s/sim/slot-a", dev_dir);
 	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/sim/slot-a/stage1.fit", dir);
+	snprintf(path, sizeof(path), "%s/sim/slot-a/stage1.fit", dev_dir);
 	memset(src, 0x5a, 1 << 20);
-	CHECK(!write_file(path, src, 1 << 20), "stage file");
-	snprintf(path, sizeof(path), "%s/sim", dir);
+	CHECK(!dev_write_file(path, src, 1 << 20), "stage file");
+	snprintf(path, sizeof(path), "%s/sim", dev_dir);
 	if (!CHECK(!vfit_boot_sim_open(&sim, path, NULL, false, &e), "sim: %s", e.msg)) {
 		free(src);
 		return;
 	}
-	ram = sim.ops.ram + (VFIT_SIM_FIT_ADDR - VFIT_SIM_RAM_BASE);
-	CHECK(sim.ops.read(sim.ops.plat, VFIT_BOOT_OBJ_STAGE, 0, 1, ram, VFIT_SIM_FIT_SIZE,
+	ram = sim.ram[0].host + (sim.layout.fit_addr - sim.ram[0].base);
+	CHECK(sim.ops.read(sim.ops.plat, VFIT_BOOT_OBJ_STAGE, 0, 1, ram, sim.layout.fit_size,
 			   &len) == 0 && len == 1 << 20, "read");
-	snprintf(path, sizeof(path), "%s/sim/slot-a/stage1.fit", dir);
+	snprintf(path, sizeof(path), "%s/sim/slot-a/stage1.fit", dev_dir);
 	fd = open(path, O_WRONLY);
 	memset(src, 0xa5, 1 << 20);
 	CHECK(fd >= 0 && pwrite(fd, src, 1 << 20, 0) == 1 << 20, "rewrite in place");
@@ -727,19 +444,12 @@ int main(void)
 	test_line();
 	test_ranges(ram);
 	test_keyviews();
-	snprintf(dir, sizeof(dir), "/tmp/vfit-boot-unit.XXXXXX");
-	if (CHECK(mkdtemp(dir) != NULL, "temp dir") && CHECK(!build_fits(), "signed FITs")) {
+	if (CHECK(!dev_tempdir(), "temp dir") && CHECK(!dev_build_fits(), "signed FITs")) {
 		test_flow(ram);
 		test_mutations(ram);
 		test_sim_snapshot();
 	}
-	if (dir[0]) {
-		char cmd[128];
-
-		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-		CHECK(system(cmd) == 0, "cleanup");
-	}
+	dev_cleanup();
 	munmap(ram, RAM_SIZE);
-	free(kernel_payload);
 	return check_done();
 }

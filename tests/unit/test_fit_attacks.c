@@ -25,12 +25,6 @@
 #include "vfit/fit.h"
 #include "../fuzz/fuzz_ctl.h"
 
-/*
- * A libfdt edit or build step the next check relies on: had it failed, the
- * check would prove nothing.
- */
-#define FDT(call) REQUIRE((call) >= 0, "%s", #call)
-
 #define CORPUS "tests/fuzz/corpus/fuzz_verify/"
 #define SLACK 65536
 

@@ -32,12 +32,6 @@
 #include "vfit-host/host.h"
 #include "../fuzz/fuzz_ctl.h"
 
-/*
- * A libfdt edit or build step the next check relies on: had it failed, the
- * check would prove nothing.
- */
-#define FDT(call) REQUIRE((call) >= 0, "%s", #call)
-
 static unsigned long steps, hashed;
 
 uint32_t fdt_next_tag(const void *blob, int offset, int *nextoffset)

@@ -4,12 +4,8 @@
  * and 4096-bit keys, with and without -r, on a fresh control DTB, on one
  * that already has a /signature node with another key, and when the key
  * node already exists, the control DTB that `mkimage -K` leaves must be
- * byte-identical to the one our function makes from the same input.
- *
- * mkimage grows the DTB file by 0, then 1024, then 2048 ... more bytes
- * (cumulatively, keeping what a failed attempt wrote) until neither the FIT
- * nor the DTB reports -FDT_ERR_NOSPACE; the test drives our function the
- * same way, taking the number of attempts from the size mkimage ended with.
+ * byte-identical to the one our function makes from the same input
+ * (keynode.h: grown the way mkimage grows it).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +19,7 @@
 #include <openssl/pem.h>
 
 #include "check.h"
+#include "keynode.h"
 #include "vfit-host/host.h"
 
 static char dir[64];
@@ -57,69 +54,26 @@ static uint8_t *read_blob(const char *name, size_t *len)
 	return (uint8_t *)check_read_file(path, len);
 }
 
-/*
- * Applies our writer to a copy of `in` with mkimage's grow-and-retry loop.
- * mkimage also retries when the FIT (not the DTB) ran out of space, growing
- * the DTB again and repeating the (then idempotent) key write; `attempts`
- * is the number of attempts mkimage made, or 0 for "until the DTB fits".
- */
-static uint8_t *our_dtb(const uint8_t *in, size_t in_len, const struct vfit_rsa_pub *pub,
-			const char *algo, const char *required, unsigned attempts, size_t *out_len)
+struct rsa_node {
+	const struct vfit_rsa_pub *pub;
+	const char *algo, *required;
+};
+
+static int write_rsa(void *fdt, const void *arg)
 {
-	size_t len = in_len, inc;
-	uint8_t *buf = malloc(len);
-	unsigned n = 0;
-	int err = -FDT_ERR_NOSPACE;
+	const struct rsa_node *k = arg;
 
-	if (!buf)
-		abort();
-	memcpy(buf, in, len);
-	for (inc = 0; inc <= 64 * 1024; inc += 1024) {
-		uint8_t *nb = realloc(buf, len + inc);
-
-		if (!nb)
-			abort();
-		buf = nb;
-		memset(buf + len, 0, inc);
-		len += inc;
-		fdt_set_totalsize(buf, (uint32_t)len);
-		err = vfit_rsa_keynode_write(buf, "dev", pub, algo, required);
-		n++;
-		if (err != -FDT_ERR_NOSPACE && (err || n >= attempts))
-			break;
-	}
-	CHECK(err == 0, "vfit_rsa_keynode_write: %s", fdt_strerror(err));
-	*out_len = len;
-	return buf;
-}
-
-/* Attempts mkimage made, from the growth: 0, 1024, 1024+2048, ... */
-static unsigned mkimage_attempts(size_t in_len, size_t mk_len)
-{
-	size_t grown = 0;
-	unsigned n = 1;
-
-	while (in_len + grown < mk_len && n < 64)
-		grown += 1024 * n++;
-	return in_len + grown == mk_len ? n : 0;
+	return vfit_rsa_keynode_write(fdt, "dev", k->pub, k->algo, k->required);
 }
 
 static void compare(const char *what, const char *mk_name, const uint8_t *in, size_t in_len,
 		    const struct vfit_rsa_pub *pub, const char *algo, const char *required)
 {
-	size_t mk_len, our_len, i;
-	uint8_t *mk = read_blob(mk_name, &mk_len);
-	unsigned attempts = mkimage_attempts(in_len, mk_len);
-	uint8_t *ours = our_dtb(in, in_len, pub, algo, required, attempts, &our_len);
+	struct rsa_node k = { pub, algo, required };
+	char path[256];
 
-	CHECK(attempts > 0, "%s: unexpected mkimage growth %zu -> %zu", what, in_len, mk_len);
-	for (i = 0; i < mk_len && i < our_len && mk[i] == ours[i]; i++)
-		;
-	CHECK(mk_len == our_len && i == mk_len,
-	      "%s: differs from mkimage -K (sizes %zu/%zu, first difference at %zu)", what,
-	      our_len, mk_len, i);
-	free(mk);
-	free(ours);
+	snprintf(path, sizeof(path), "%s/%s", dir, mk_name);
+	keynode_compare(what, path, in, in_len, write_rsa, &k);
 }
 
 static const char its_fmt[] =

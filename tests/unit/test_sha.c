@@ -507,10 +507,9 @@ int main(int argc, char **argv)
 #if defined(__x86_64__)
 	accel = check_cpu(cpu_has_sha(), "sha-ni", argv);
 #else
+	/* elsewhere the path exists only in builds for the instructions */
 	(void)argv;
 	accel = cpu_has_sha();
-	if (!accel)
-		SKIP("hw", "this build has no SHA instructions vfit can use");
 #endif
 	CHECK(vfit_hash_have_accel(VFIT_HASH_SHA256) == cpu_has_sha() &&
 	      vfit_hash_have_accel(VFIT_HASH_SHA1) == cpu_has_sha(),

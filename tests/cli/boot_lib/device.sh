@@ -3,9 +3,12 @@
 # tests/lib.sh.  Keys come from `vfit keygen`, FITs from `vfit mkimage`.
 #   boot_keys                      keys in $K: rom recovery kernel kernel2 user
 #   kernel_fit OUT KEY DTB [VAR=VALUE...]   kernel FIT signed with KEY, pubkey into DTB
-#       INDEX=n (rollback-index), COMP=none|gzip|lz4, KLOAD=, FDTLOAD=, RDLOAD=, KSIZE=bytes,
-#       DESC=description, REQ=-r (empty: key not required), NOSIG=1 (no signature node)
-#   bl_fit OUT KEY ROMDTB BLDTB [INDEX=n] [FWLOAD=addr]   bootloader FIT: firmware + BLDTB as its fdt
+#       INDEX=n (rollback-index), RCTR=name (rollback-counter), COMP=none|gzip|lz4, KLOAD=,
+#       KENTRY= (default KLOAD), FDTLOAD=, RDLOAD=, KSIZE=bytes, KFILL=zero (payload of zeros),
+#       DESC=description, REQ=-r (empty: key not required), NOSIG=1 (no signature node),
+#       IMGSIG=1 (every image signed instead of the configuration)
+#   bl_fit OUT KEY ROMDTB BLDTB [VAR=VALUE...]   bootloader FIT: firmware + BLDTB as its fdt
+#       INDEX=n, RCTR=name, FWLOAD=addr, FWENTRY=addr, IMGSIG=1 (as above)
 #   recovery_fit OUT ROMDTB        recovery FIT signed with key-recovery (not required)
 #   std_device DIR                 rom.dtb, bl.dtb, both slots [bl.fit kernel.fit], recovery
 MKIMAGE="$VFIT mkimage"
@@ -26,12 +29,16 @@ boot_keys() {
 kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 	out=$1 key=$2 dtb=$3
 	shift 3
-	INDEX= COMP=none KLOAD=0x80080000 FDTLOAD=0x83000000 RDLOAD=0x84000000 KSIZE=20000
-	DESC=kernel REQ=-r NOSIG=
+	INDEX= RCTR= COMP=none KLOAD=0x80080000 KENTRY= FDTLOAD=0x83000000 RDLOAD=0x84000000
+	KSIZE=20000 KFILL= DESC=kernel REQ=-r NOSIG= IMGSIG=
 	for a in "$@"; do eval "$a"; done
 	d=$W/k.$(basename "$out")
 	mkdir -p "$d"
-	random "$d/kernel.bin" "$KSIZE"
+	if [ "$KFILL" = zero ]; then
+		head -c "$KSIZE" /dev/zero >"$d/kernel.bin"
+	else
+		random "$d/kernel.bin" "$KSIZE"
+	fi
 	case $COMP in
 	gzip) gzip -9 -n -c "$d/kernel.bin" >"$d/kernel.img" ;;
 	lz4) lz4 -q -9 -c "$d/kernel.bin" >"$d/kernel.img" ;;
@@ -41,10 +48,12 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 	printf '/dts-v1/;\n/ { model = "sim"; compatible = "vfit,sim"; };\n' |
 		dtc -I dts -O dtb -o "$d/board.dtb" - 2>/dev/null
 	random "$d/ramdisk.bin" 3000
-	idx=
-	[ -n "$INDEX" ] && idx="rollback-index = <$INDEX>;"
+	idx=$(rollback)
 	sig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\";
 				sign-images = \"kernel\", \"fdt\", \"ramdisk\"; };"
+	isig=
+	[ -n "$IMGSIG" ] && isig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\"; };" &&
+		sig=
 	[ -n "$NOSIG" ] && sig=
 	cat >"$d/k.its" <<ITS
 /dts-v1/;
@@ -60,8 +69,9 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 			os = "linux";
 			compression = "$COMP";
 			load = <$KLOAD>;
-			entry = <$KLOAD>;
+			entry = <${KENTRY:-$KLOAD}>;
 			hash-1 { algo = "sha256"; };
+			$isig
 		};
 		fdt-1 {
 			data = /incbin/("board.dtb");
@@ -70,6 +80,7 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 			compression = "none";
 			load = <$FDTLOAD>;
 			hash-1 { algo = "sha256"; };
+			$isig
 		};
 		ramdisk-1 {
 			data = /incbin/("ramdisk.bin");
@@ -79,6 +90,7 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 			compression = "none";
 			load = <$RDLOAD>;
 			hash-1 { algo = "sha256"; };
+			$isig
 		};
 	};
 	configurations {
@@ -99,17 +111,22 @@ ITS
 		{ cat "$d/log"; return 1; }
 }
 
-bl_fit() { # OUT KEY ROMDTB BLDTB [INDEX=n] [FWLOAD=addr]
+bl_fit() { # OUT KEY ROMDTB BLDTB [VAR=VALUE...]
 	out=$1 key=$2 rom=$3 bldtb=$4
 	shift 4
-	INDEX= FWLOAD=0x87000000
+	INDEX= RCTR= FWLOAD=0x87000000 FWENTRY= IMGSIG=
 	for a in "$@"; do eval "$a"; done
 	d=$W/b.$(basename "$out")
 	mkdir -p "$d"
 	random "$d/u-boot.bin" 5000
 	cp "$bldtb" "$d/bl.dtb"
-	idx=
-	[ -n "$INDEX" ] && idx="rollback-index = <$INDEX>;"
+	idx=$(rollback)
+	entry=
+	[ -n "$FWENTRY" ] && entry="entry = <$FWENTRY>;"
+	isig= sig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\";
+				sign-images = \"firmware\", \"fdt\"; };"
+	[ -n "$IMGSIG" ] && isig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\"; };" &&
+		sig=
 	cat >"$d/b.its" <<ITS
 /dts-v1/;
 / {
@@ -124,7 +141,9 @@ bl_fit() { # OUT KEY ROMDTB BLDTB [INDEX=n] [FWLOAD=addr]
 			os = "u-boot";
 			compression = "none";
 			load = <$FWLOAD>;
+			$entry
 			hash-1 { algo = "sha256"; };
+			$isig
 		};
 		fdt-1 {
 			description = "its control DTB";
@@ -133,6 +152,7 @@ bl_fit() { # OUT KEY ROMDTB BLDTB [INDEX=n] [FWLOAD=addr]
 			arch = "arm64";
 			compression = "none";
 			hash-1 { algo = "sha256"; };
+			$isig
 		};
 	};
 	configurations {
@@ -142,11 +162,7 @@ bl_fit() { # OUT KEY ROMDTB BLDTB [INDEX=n] [FWLOAD=addr]
 			firmware = "firmware-1";
 			fdt = "fdt-1";
 			$idx
-			signature-1 {
-				algo = "sha256,rsa2048";
-				key-name-hint = "$key";
-				sign-images = "firmware", "fdt";
-			};
+			$sig
 		};
 	};
 };
@@ -154,6 +170,13 @@ ITS
 	[ -f "$rom" ] || empty_dtb "$rom"
 	(cd "$d" && $MKIMAGE -q -f b.its -k "$K" -K "$rom" -r "$out") >"$d/log" 2>&1 ||
 		{ cat "$d/log"; return 1; }
+}
+
+# The rollback properties INDEX and RCTR ask for.
+rollback() {
+	[ -n "$INDEX" ] && printf 'rollback-index = <%s>; ' "$INDEX"
+	[ -n "$RCTR" ] && printf 'rollback-counter = "%s";' "$RCTR"
+	true
 }
 
 recovery_fit() { # OUT ROMDTB: signed with key "recovery", added to ROMDTB without -r

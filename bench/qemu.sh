@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# The QEMU virt stage in guest instructions: QEMU runs with
+# `-icount shift=0,sleep=off`, so the generic timer advances one ns per
+# guest instruction and the stage's "time" lines read as instruction
+# counts (deterministic: the same on every run; the stage sleeps in WFI
+# while the disk DMAs, so reading costs next to nothing).  Per architecture, the
+# phase-1 FIT (Debian's kernel + busybox initramfs, sha256,rsa2048):
+# reading it from the virtio disk, verifying, loading (arm64 also with
+# gzip and LZ4 Images), and reset to kernel entry.  Where the U-Boot HEAD
+# anchor binaries are (VFIT_ANCHORS, default ../shared/anchors), U-Boot's
+# `time bootm start` of the same FIT runs next to it, as the anchors'
+# README measured it; without them that column says "-".
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 2
+BUILD=${BUILD:-build}
+Q=$BUILD/qemu
+VFIT=$BUILD/vfit
+ANCHORS=${VFIT_ANCHORS:-$ROOT/../shared/anchors}
+MARKER="VFIT-QEMU-MARKER: userspace reached on"
+T=$(mktemp -d "${TMPDIR:-/tmp}/vfit-bench.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+for a in arm64 arm; do
+	make -s BUILD="$BUILD" ARCH=$a qemu-stage qemu-disk >"$T/make.log" 2>&1 ||
+		{ echo "qemu bench: make qemu-stage qemu-disk ARCH=$a failed"; tail "$T/make.log"; exit 1; }
+done
+
+# run ARCH DISK NAME: one icount boot; the stage's lines in $T/NAME.log
+run() {
+	QEMU_TIMEOUT=180 ports/qemu-virt/boot "$1" "$Q/$1/stage.bin" "$2" "$MARKER" \
+		-icount shift=0,sleep=off >"$T/$3.log" 2>&1 ||
+		{ echo "qemu bench: $3 did not boot"; grep -a vfit-stage "$T/$3.log"; exit 1; }
+}
+t() { sed -n "s/^vfit-stage: time $2 \([0-9]*\) ns.*/\1/p" "$T/$1.log"; }
+m() { awk -v n="$1" 'BEGIN { printf "%.1f M", n / 1e6 }'; }
+
+# uboot ARCH FIT: U-Boot's `time bootm start` of FIT in guest instructions, or "-".
+uboot() {
+	bin=$ANCHORS/u-boot-head-qemu_$( [ "$1" = arm64 ] && echo arm64 || echo arm )-cmdtime.bin
+	[ -f "$bin" ] || { echo -; return; }
+	if [ "$1" = arm64 ]; then qemu="qemu-system-aarch64 -M virt -cpu cortex-a57"
+	else qemu="qemu-system-arm -M virt -cpu cortex-a15"; fi
+	# Control DTB: QEMU's own, with the stage's /signature node grafted in.
+	$qemu -m 2048 -smp 1 -nic none -display none -M virt,dumpdtb="$T/virt.dtb" >/dev/null 2>&1
+	{ dtc -I dtb -O dts "$T/virt.dtb" 2>/dev/null
+	  dtc -I dtb -O dts "$Q/$1/rom.dtb" 2>/dev/null | sed '/^\/dts-v1\/;/d'; } >"$T/ctl.dts"
+	dtc -I dts -O dtb -o "$T/ctl.dtb" "$T/ctl.dts" 2>/dev/null || { echo -; return; }
+	printf '\nsetenv verify yes\ntime bootm start 0x50000000#conf-1\n' >"$T/cmds"
+	# shellcheck disable=SC2086
+	$qemu -m 2048 -smp 1 -nic none -display none -monitor none -serial stdio -bios "$bin" \
+		-dtb "$T/ctl.dtb" -icount shift=0,sleep=off \
+		-device loader,file="$2",addr=0x50000000,force-raw=on <"$T/cmds" >"$T/uboot.log" 2>&1 &
+	pid=$!
+	i=0
+	while [ $i -lt 600 ] && ! grep -aq '^time:' "$T/uboot.log"; do sleep 0.2; i=$((i + 1)); done
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	s=$(sed -n 's/^time: *\([0-9.]*\) seconds.*/\1/p' "$T/uboot.log" | head -n 1)
+	[ -n "$s" ] && awk -v s="$s" 'BEGIN { printf "%.0f", s * 1e9 }' || echo -
+}
+
+printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' "guest instructions (-icount 0)" read verify load \
+	verify+load "kernel entry" "U-Boot bootm" ratio
+for a in arm64 arm; do
+	run $a "$Q/$a/disk.img" $a
+	v=$(t $a verify) l=$(t $a load)
+	u=$(uboot $a "$Q/$a/linux.fit")
+	r=-
+	[ "$u" != - ] && r=$(awk -v x=$((v + l)) -v y="$u" 'BEGIN { printf "%.3fx", x / y }')
+	ub=-
+	[ "$u" != - ] && ub=$(m "$u")
+	printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' \
+		"$a $(wc -c <"$Q/$a/linux.fit") B FIT" "$(m "$(t $a read)")" "$(m "$v")" "$(m "$l")" \
+		"$(m $((v + l)))" "$(m "$(t $a reset-to-kernel-entry)")" "$ub" "$r"
+done
+
+# Compressed Images: the decompression is the load phase.
+kernel=$(ls "$Q"/root-arm64/boot/vmlinuz-* | head -n 1)
+gzip -9 -n -c "$kernel" >"$T/Image.gz"
+lz4 -q -9 -c "$kernel" >"$T/Image.lz4"
+for comp in gzip lz4; do
+	f=$T/Image.gz
+	[ $comp = lz4 ] && f=$T/Image.lz4
+	sed -e "s|@KERNEL@|$f|" -e "s|@INITRD@|$ROOT/$Q/arm64/initramfs.cpio|" -e 's|@ARCH@|arm64|' \
+		-e "s|@COMP@|$comp|" -e 's|@LOAD@|0x40400000|' -e 's|@KEY@|dev|' \
+		ports/qemu-virt/linux.its.in >"$T/$comp.its"
+	"$VFIT" mkimage -f "$T/$comp.its" -k "$Q/keys" "$T/$comp.fit" >/dev/null || exit 1
+	"$VFIT" disk create --slot-size 48M "$T/$comp.img" >/dev/null &&
+		"$VFIT" disk write "$T/$comp.img" a "$T/$comp.fit" || exit 1
+	run arm64 "$T/$comp.img" $comp
+	v=$(t $comp verify) l=$(t $comp load)
+	printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' \
+		"arm64 $comp Image, $(wc -c <"$T/$comp.fit") B FIT" "$(m "$(t $comp read)")" "$(m "$v")" \
+		"$(m "$l")" "$(m $((v + l)))" "$(m "$(t $comp reset-to-kernel-entry)")" - -
+	rm -f "$T/$comp.img"
+done
+
+# Stage size: the whole binary, and what of it is libvfit (lib/ objects) and libfdt,
+# from the link map's kept input sections.
+part() { # MAP REGEX: bytes of code, constants and data from objects whose path matches
+	awk -v re="$2" '
+	function hex(s,   i, c, v) { v = 0; s = tolower(substr(s, 3))
+		for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)) - 1; v = v * 16 + c }
+		return v }
+	/^Linker script and memory map/ { on = 1 }
+	!on { next }
+	/^ \.(text|rodata|data)/ { if (NF == 1) { getline; $0 = "x " $0 }
+		if ($4 ~ re && hex($2) != 0) s += hex($3) }
+	END { print s + 0 }' "$1"
+}
+for a in arm64 arm; do
+	total=$(wc -c <"$Q/$a/stage.bin")
+	lib=$(part "$Q/$a/stage.map" '/obj/lib/')
+	fdt=$(part "$Q/$a/stage.map" 'libfdt[.]a')
+	keys=$(wc -c <"$Q/$a/rom.dtb")
+	echo "stage.bin $a: $total bytes: libvfit $lib, libfdt $fdt, ROM keys $keys, port and C library $((total - lib - fdt - keys))"
+done

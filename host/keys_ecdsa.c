@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ECDSA public keys (fit-signature.md §4.3): the affine point of an OpenSSL
+ * key, and the control-DTB key node `mkimage -K` writes for it.
+ */
+#include <string.h>
+
+#include <libfdt.h>
+#include <openssl/bn.h>
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+
+#include "vfit-host/host.h"
+
+int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub, struct vfit_err *e)
+{
+	BIGNUM *x = NULL, *y = NULL;
+	char group[64];
+	int ret = -1;
+
+	memset(pub, 0, sizeof(*pub));
+	if (!EVP_PKEY_is_a(pkey, "EC"))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "key is not an ECDSA key");
+	if (!EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof(group),
+					    NULL))
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "ECDSA key without a named curve (explicit parameters are not "
+				    "supported)");
+	pub->curve = vfit_ecdsa_curve(group);
+	if (pub->curve == VFIT_EC_NONE)
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "unsupported ECDSA curve %s (need prime256v1 or secp384r1)",
+				    group);
+	pub->curve_name = pub->curve == VFIT_EC_P256 ? "prime256v1" : "secp384r1";
+	pub->len = vfit_ecdsa_curve_bytes(pub->curve);
+	if (!EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
+	    !EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_Y, &y) ||
+	    BN_bn2binpad(x, pub->x, (int)pub->len) < 0 ||
+	    BN_bn2binpad(y, pub->y, (int)pub->len) < 0)
+		vfit_err_set(e, VFIT_EXIT_REJECT, "cannot read the ECDSA public point");
+	else
+		ret = 0;
+	BN_free(x);
+	BN_free(y);
+	return ret;
+}
+
+enum vfit_result vfit_ecdsa_pub_key(const struct vfit_ecdsa_pub *pub, struct vfit_ecdsa_key *key)
+{
+	return vfit_ecdsa_key_load(pub->curve, pub->x, pub->len, pub->y, pub->len, key);
+}
+
+/* Finds or adds the subnode `name` of parent. */
+static int subnode(void *fdt, int parent, const char *name)
+{
+	int node = fdt_subnode_offset(fdt, parent, name);
+
+	if (node == -FDT_ERR_NOTFOUND)
+		node = fdt_add_subnode(fdt, parent, name);
+	return node;
+}
+
+/*
+ * U-Boot's write order, one property at a time (libfdt puts each new one
+ * first, so the blob holds them in reverse): key-name-hint, ecdsa,curve,
+ * ecdsa,x-point, ecdsa,y-point, algo, required.  mkimage 2023.01 writes
+ * only the three ecdsa,* properties, in that order; v2025.01 and later the
+ * whole list.
+ */
+int vfit_ecdsa_keynode_write(void *fdt, const char *name, const struct vfit_ecdsa_pub *pub,
+			     const char *algo, const char *required)
+{
+	int sig, node, err = 0;
+
+	if (!algo && required)
+		return -FDT_ERR_BADVALUE;
+	sig = subnode(fdt, 0, "signature");
+	if (sig < 0)
+		return sig;
+	node = subnode(fdt, sig, name);
+	if (node < 0)
+		return node;
+	if (algo)
+		err = fdt_setprop_string(fdt, node, "key-name-hint", name);
+	if (!err)
+		err = fdt_setprop_string(fdt, node, "ecdsa,curve", pub->curve_name);
+	if (!err)
+		err = fdt_setprop(fdt, node, "ecdsa,x-point", pub->x, (int)pub->len);
+	if (!err)
+		err = fdt_setprop(fdt, node, "ecdsa,y-point", pub->y, (int)pub->len);
+	if (!err && algo)
+		err = fdt_setprop_string(fdt, node, "algo", algo);
+	if (!err && required)
+		err = fdt_setprop_string(fdt, node, "required", required);
+	return err;
+}

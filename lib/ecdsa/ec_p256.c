@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * NIST P-256 (secp256r1, OpenSSL's prime256v1), SEC 2 §2.4.2: p, n, b and
+ * the odd multiples of the base point G, in the Montgomery form of ec_int.h
+ * (x*R mod p, R = 2^bits), computed from the SEC 2 parameters.  test_ecdsa
+ * recomputes every value with OpenSSL and prints the right one for any
+ * that differs.
+ */
+#include "ec_int.h"
+
+#if VFIT_HAVE_ECDSA_P256
+static const limb_t p256_g[EC_G_TABLE * 2 * (256 / LIMB_BITS)] = {
+	/* 1G */
+	W64(0x79e730d418a9143c), W64(0x75ba95fc5fedb601),
+	W64(0x79fb732b77622510), W64(0x18905f76a53755c6),
+	W64(0xddf25357ce95560a), W64(0x8b4ab8e4ba19e45c),
+	W64(0xd2e88688dd21f325), W64(0x8571ff1825885d85),
+	/* 3G */
+	W64(0xffac3f904eebc127), W64(0xb027f84a087d81fb),
+	W64(0x66ad77dd87cbbc98), W64(0x26936a3fb6ff747e),
+	W64(0xb04c5c1fc983a7eb), W64(0x583e47ad0861fe1a),
+	W64(0x788208311a2ee98e), W64(0xd5f06a29e587cc07),
+	/* 5G */
+	W64(0xbe1b8aaec45c61f5), W64(0x90ec649a94b9537d),
+	W64(0x941cb5aad076c20c), W64(0xc9079605890523c8),
+	W64(0xeb309b4ae7ba4f10), W64(0x73c568efe5eb882b),
+	W64(0x3540a9877e7a1f68), W64(0x73a076bb2dd1e916),
+	/* 7G */
+	W64(0x0746354ea0173b4f), W64(0x2bd20213d23c00f7),
+	W64(0xf43eaab50c23bb08), W64(0x13ba5119c3123e03),
+	W64(0x2847d0303f5b9d4d), W64(0x6742f2f25da67bdd),
+	W64(0xef933bdc77c94195), W64(0xeaedd9156e240867),
+	/* 9G */
+	W64(0x75c96e8f264e20e8), W64(0xabe6bfed59a7a841),
+	W64(0x2cc09c0444c8eb00), W64(0xe05b3080f0c4e16b),
+	W64(0x1eb7777aa45f3314), W64(0x56af7bedce5d45e3),
+	W64(0x2b6e019a88b12f1a), W64(0x086659cdfd835f9b),
+	/* 11G */
+	W64(0xea7d260a6245e404), W64(0x9de407956e7fdfe0),
+	W64(0x1ff3a4158dac1ab5), W64(0x3e7090f1649c9073),
+	W64(0x1a7685612b944e88), W64(0x250f939ee57f61c8),
+	W64(0x0c0daa891ead643d), W64(0x68930023e125b88e),
+	/* 13G */
+	W64(0xccc425634b2ed709), W64(0x0e356769856fd30d),
+	W64(0xbcbcd43f559e9811), W64(0x738477ac5395b759),
+	W64(0x35752b90c00ee17f), W64(0x68748390742ed2e3),
+	W64(0x7cd06422bd1f5bc1), W64(0xfbc08769c9e7b797),
+	/* 15G */
+	W64(0x72bcd8b7bc60055b), W64(0x03cc23ee56e27e4b),
+	W64(0xee337424e4819370), W64(0xe2aa0e430ad3da09),
+	W64(0x40b8524f6383c45d), W64(0xd766355442a41b25),
+	W64(0x64efa6de778a4797), W64(0x2042170a7079adf4),
+#if EC_G_TABLE > 8
+	/* 17G */
+	W64(0x97091dcbd53c5c9d), W64(0xf17624b6ac0a177b),
+	W64(0xb0f139752cfe2dff), W64(0xc1a35c0a6c7a574e),
+	W64(0x227d314693e79987), W64(0x0575bf30e89cb80e),
+	W64(0x2f4e247f0d1883bb), W64(0xebd512263274c3d0),
+	/* 19G */
+	W64(0xfea912baa5659ae8), W64(0x68363aba25e1a16e),
+	W64(0xb8842277752c41ac), W64(0xfe545c282897c3fc),
+	W64(0x2d36e9e7dc4c696b), W64(0x5806244afba977c5),
+	W64(0x85665e9be39508c1), W64(0xf720ee256d12597b),
+	/* 21G */
+	W64(0x562e4cecc135b208), W64(0x74e1b2654783f47d),
+	W64(0x6d2a506c5a3f3b30), W64(0xecead9f4c16762fc),
+	W64(0xf29dd4b2e286e5b9), W64(0x1b0fadc083bb3c61),
+	W64(0x7a75023e7fac29a4), W64(0xc086d5f1c9477fa3),
+	/* 23G */
+	W64(0xf4f876532de45068), W64(0x37c7a7e89e2e1f6e),
+	W64(0xd0825fa2a3584069), W64(0xaf2cea7c1727bf42),
+	W64(0x0360a4fb9e4785a9), W64(0xe5fda49c27299f4a),
+	W64(0x48068e1371ac2f71), W64(0x83d0687b9077666f),
+	/* 25G */
+	W64(0xa4a319acd837879f), W64(0x6fc1b49eed6b67b0),
+	W64(0xe395993332f1f3af), W64(0x966742eb65432a2e),
+	W64(0x4b8dc9feb4966228), W64(0x96cc631243f43950),
+	W64(0x12068859c9b731ee), W64(0x7b948dc356f79968),
+	/* 27G */
+	W64(0x042c2af497e2feb4), W64(0xd36a42d7aebf7313),
+	W64(0x49d2c9eb084ffdd7), W64(0x9f8aa54b2ef7c76a),
+	W64(0x9200b7ba09895e70), W64(0x3bd0c66fddb7fb58),
+	W64(0x2d97d10878eb4cbb), W64(0x2d431068d84bde31),
+	/* 29G */
+	W64(0x5e5db46acb66e132), W64(0xf1be963a0d925880),
+	W64(0x944a70270317b9e2), W64(0xe266f95948603d48),
+	W64(0x98db66735c208899), W64(0x90472447a2fb18a3),
+	W64(0x8a966939777c619f), W64(0x3798142a2a3be21b),
+	/* 31G */
+	W64(0xe2f73c696755ff89), W64(0xdd3cf7e7473017e6),
+	W64(0x8ef5689d3cf7600d), W64(0x948dc4f8b1fc87b4),
+	W64(0xd9e9fe814ea53299), W64(0x2d921ca298eb6028),
+	W64(0xfaecedfd0c9803fc), W64(0xf38ae8914d7b4745),
+	/* 33G */
+	W64(0x871514560f664534), W64(0x85ceae7c4b68f103),
+	W64(0xac09c4ae65578ab9), W64(0x33ec6868f044b10c),
+	W64(0x6ac4832b3a8ec1f1), W64(0x5509d1285847d5ef),
+	W64(0xf909604f763f1574), W64(0xb16c4303c32f63c4),
+	/* 35G */
+	W64(0xfd16847fdec67ef5), W64(0x742ee464233e76b7),
+	W64(0x0b8e4134efc2b4c8), W64(0xca640b8642a3e521),
+	W64(0x653a01908ceb6aa9), W64(0x313c300c547852d5),
+	W64(0x24e4ab126b237af7), W64(0x2ba901628bb47af8),
+	/* 37G */
+	W64(0x00467bc58cce08b5), W64(0xb636458c7f178d55),
+	W64(0xc5748baea677d806), W64(0x2763a387dfa394eb),
+	W64(0xa12b448a7d3cebb6), W64(0xe7adda3e6f20d850),
+	W64(0xf63ebce51558462c), W64(0x58b36143620088a8),
+	/* 39G */
+	W64(0xa9d89488a059c142), W64(0x6f5ae714ff0b9346),
+	W64(0x068f237d16fb3664), W64(0x5853e4c4363186ac),
+	W64(0xe2d87d2363c52f98), W64(0x2ec4a76681828876),
+	W64(0x47b864fae14e7b1c), W64(0x0c0bc0e569192408),
+	/* 41G */
+	W64(0x624d60492ed22e91), W64(0x6fdfe0b56f072822),
+	W64(0xeeca111539ce2271), W64(0x98100a4fdb01614f),
+	W64(0xb6b0daa2a35c628f), W64(0xb6f94d2ec87e9a47),
+	W64(0xc67732591d57d9ce), W64(0xf70bfeec03884a7b),
+	/* 43G */
+	W64(0x4ff23ffd248a7d06), W64(0x80c5bfb4878873fa),
+	W64(0xb7d9ad9005745981), W64(0x179c85db3db01994),
+	W64(0xba41b06261a6966c), W64(0x4d82d052eadce5a8),
+	W64(0x9e91cd3ba5e6a318), W64(0x47795f4f95b2dda0),
+	/* 45G */
+	W64(0x1ee426ccd5cd79bf), W64(0x0032940b946c6e18),
+	W64(0x1b1e8ae057477f58), W64(0xe94f7d346d823278),
+	W64(0xc747cb96782ba21a), W64(0xc5254469f72b33a5),
+	W64(0x772ef6dec7f80c81), W64(0xd73acbfe2cd9e6b5),
+	/* 47G */
+	W64(0x283c7513caa76097), W64(0x0a624fa936c83906),
+	W64(0x6b20afec715af2c7), W64(0x4b969974eba78bfd),
+	W64(0x220755ccd921d60e), W64(0x9b944e107baeca13),
+	W64(0x04819d515ded93d4), W64(0x9bbff86e6dddfd27),
+	/* 49G */
+	W64(0x21950b421ff6acd3), W64(0xffe7048453dc6909),
+	W64(0xff4cd0b228766127), W64(0xabdbe6084fb7db2b),
+	W64(0x837c92285e1109e8), W64(0x26147d27f4645b5a),
+	W64(0x4d78f592f7818ed8), W64(0xd394077ef247fa36),
+	/* 51G */
+	W64(0x508cec1c3b3f64c9), W64(0xe20bc0ba1e5edf3f),
+	W64(0xda1deb852f4318d4), W64(0xd20ebe0d5c3fa443),
+	W64(0x370b4ea773241ea3), W64(0x61f1511c5e1a5f65),
+	W64(0x99a5e23d82681c62), W64(0xd731e383a2f54c2d),
+	/* 53G */
+	W64(0x97359638546c4d8d), W64(0x5f9c3fc492f24679),
+	W64(0x912e8beda8c8acd9), W64(0xec3a318d306634b0),
+	W64(0x80167f41c31cb264), W64(0x3db82f6f522113f2),
+	W64(0xb155bcd2dcafe197), W64(0xfba1da5943465283),
+	/* 55G */
+	W64(0x258bbbf9e7305683), W64(0x31eea5bf07ef5be6),
+	W64(0x0deb0e4a46c814c1), W64(0x5cee8449a7b730dd),
+	W64(0xeab495c5a0182bde), W64(0xee759f879e27a6b4),
+	W64(0xc2cf6a6880e518ca), W64(0x25e8013ff14cf3f4),
+	/* 57G */
+	W64(0x3ec832e77acaca28), W64(0x1bfeea57c7385b29),
+	W64(0x068212e3fd1eaf38), W64(0xc13298306acf8ccc),
+	W64(0xb909f2db2aac9e59), W64(0x5748060db661782a),
+	W64(0xc5ab2632c79b7a01), W64(0xda44c6c600017626),
+	/* 59G */
+	W64(0x69d44ed65c46aa8e), W64(0x2100d5d3a8d063d1),
+	W64(0xcb9727eaa2d17c36), W64(0x4c2bab1b8add53b7),
+	W64(0xa084e90c15426704), W64(0x778afcd3a837ebea),
+	W64(0x6651f7017ce477f8), W64(0xa062499846fb7a8b),
+	/* 61G */
+	W64(0x3667eb1a7f4c04cc), W64(0x59556621a9404f84),
+	W64(0x71cdf6537eceb50a), W64(0x994a44a69b8335fa),
+	W64(0xd7faf819dbeb9b69), W64(0x473c5680eed4350d),
+	W64(0xb6658466da44bba2), W64(0x0d1bc780872bdbf3),
+	/* 63G */
+	W64(0xb8d3d9319ff91fe5), W64(0x039c4800f0518eed),
+	W64(0x95c376329182cb26), W64(0x0763a43482fc568d),
+	W64(0x707c04d5383e76ba), W64(0xac98b930824e8197),
+	W64(0x92bf7c8f91230de0), W64(0x90876a0140959b70),
+#endif
+};
+
+const struct ec_curve vfit_ec_p256 = {
+	.p = {
+		.m = {
+			W64(0xffffffffffffffff), W64(0x00000000ffffffff),
+			W64(0x0000000000000000), W64(0xffffffff00000001),
+		},
+		.rr = {
+			W64(0x0000000000000003), W64(0xfffffffbffffffff),
+			W64(0xfffffffffffffffe), W64(0x00000004fffffffd),
+		},
+		.m0 = (limb_t)0x0000000000000001u,
+		.nl = 256 / LIMB_BITS,
+		.form = EC_FORM_P256,
+	},
+	.n = {
+		.m = {
+			W64(0xf3b9cac2fc632551), W64(0xbce6faada7179e84),
+			W64(0xffffffffffffffff), W64(0xffffffff00000000),
+		},
+		.rr = {
+			W64(0x83244c95be79eea2), W64(0x4699799c49bd6fa6),
+			W64(0x2845b2392b6bec59), W64(0x66e12d94f3d95620),
+		},
+		.m0 = (limb_t)0xccd1c8aaee00bc4fu,
+		.nl = 256 / LIMB_BITS,
+	},
+	.b = {
+		W64(0xd89cdf6229c4bddf), W64(0xacf005cd78843090),
+		W64(0xe5a220abf7212ed6), W64(0xdc30061d04874834),
+	},
+	.g = p256_g,
+	.bytes = 32,
+};
+
+#endif

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# ports/qemu-virt: the bare-metal verified-boot stage for QEMU virt, included
+# by the top Makefile.  Per ARCH (arm64, arm) under $(BUILD)/qemu/ARCH:
+#   stage.bin    the stage (-bios), with rom.dtb built in
+#   disk.img     a vfit boot disk whose slot A holds linux.fit
+#   linux.fit    Debian's kernel + a busybox initramfs, signed with the dev key
+# `make qemu-boot ARCH=arm64|arm` builds both and boots them; exit 0 only
+# when the guest printed the marker.  Debian's kernel, busybox and libfdt
+# for the target are fetched by `scripts/deps qemu` into $(BUILD)/qemu.
+
+ARCH     ?= arm64
+QEMU_DIR := $(BUILD)/qemu
+QV       := ports/qemu-virt
+QV_SRC   := $(sort $(wildcard $(QV)/*.c))
+# main.c is the boot path, selftest.c the platform self-test: one each per binary.
+QV_COMMON := $(filter-out $(QV)/main.c $(QV)/selftest.c,$(QV_SRC))
+QV_MARKER := VFIT-QEMU-MARKER: userspace reached on
+
+QV_CROSS_arm64 := aarch64-linux-gnu-
+QV_CROSS_arm   := arm-linux-gnueabihf-
+QV_LIBDIR_arm64 := aarch64-linux-gnu
+QV_LIBDIR_arm   := arm-linux-gnueabihf
+# arm64: the ARMv8 SHA-256 instructions (lib/hash/sha_arm.c); armv7: Thumb-2, NEON.
+QV_CPU_arm64 := -march=armv8-a+crypto -mtune=cortex-a57
+QV_CPU_arm   := -march=armv7-a -mtune=cortex-a15 -mfpu=neon-vfpv4 -mfloat-abi=hard -mthumb \
+                -DVFIT_SHA256_ARMV7_ASM
+QV_FIT_arm64 := arm64
+QV_FIT_arm   := arm
+# Where the FIT puts the kernel: 2 MiB-aligned Image (text_offset 0); zImage at RAM + 32 KiB.
+QV_LOAD_arm64 := 0x40400000
+QV_LOAD_arm   := 0x40008000
+QV_QEMU_arm64 := qemu-system-aarch64 -M virt -cpu cortex-a57
+QV_QEMU_arm   := qemu-system-arm -M virt -cpu cortex-a15
+
+QV_CFLAGS = -std=c11 $(WARN) -O2 -g -ffreestanding -fno-tree-loop-distribute-patterns \
+            -fno-pic -fno-pie -fno-stack-protector \
+            -ffunction-sections -fdata-sections -fno-common -Iinclude -isystem $(QV)/include
+
+QV_DEPS_OK := $(QEMU_DIR)/.deps-ok
+$(QV_DEPS_OK): scripts/deps
+	@scripts/deps qemu $(QEMU_DIR)
+	@touch $@
+
+.PHONY: qemu-stage qemu-disk qemu-boot
+qemu-stage: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/stage-selftest.bin
+qemu-disk: $(QEMU_DIR)/$(ARCH)/disk.img
+qemu-boot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
+	$(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img \
+		"$(QV_MARKER)"
+
+$(QEMU_DIR)/keys/dev.key: | $(BUILD)/vfit
+	@mkdir -p $(@D)
+	$(BUILD)/vfit keygen -a rsa2048 -k $(@D) -n dev -f
+
+# $(1): arm64 or arm
+define QV_ARCH
+QV_ROOT_$(1) := $(QEMU_DIR)/root-$(1)
+QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(LIB_SRC:.c=.o) $(QV_COMMON:.c=.o) \
+	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o $(QV)/rom_keys.o \
+	$(if $(filter arm,$(1)),lib/hash/sha256_armv7.o))
+
+$(QEMU_DIR)/$(1)/obj/%.o: %.c $(QV)/port.mk $(wildcard $(QV)/include/*.h) | $(QV_DEPS_OK)
+	@mkdir -p $$(@D)
+	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) $$(QV_CFLAGS) -isystem $(QEMU_DIR)/root-$(1)/usr/include \
+		-DVFIT_STAGE_ARCH='"$(1)"' -MMD -MP -c -o $$@ $$<
+$(QEMU_DIR)/$(1)/obj/%.o: %.S | $(QV_DEPS_OK)
+	@mkdir -p $$(@D)
+	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom.dtb"' -c -o $$@ $$<
+$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o: $(QEMU_DIR)/$(1)/rom.dtb
+
+$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o
+$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o
+$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: $$(QV_OBJ_$(1)) $(QV)/stage.ld
+	$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
+		-Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
+		-Wl,-Map,$$(@:.elf=.map) -o $$@ $$(filter %.o,$$^) \
+		$(QEMU_DIR)/root-$(1)/usr/lib/$(QV_LIBDIR_$(1))/libfdt.a -lgcc
+$(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
+	$(QV_CROSS_$(1))objcopy -O binary $$< $$@
+
+$(QEMU_DIR)/$(1)/initramfs.cpio: $(QV)/mkinitramfs | $(QV_DEPS_OK)
+	@mkdir -p $$(@D)
+	$(QV)/mkinitramfs $(QEMU_DIR)/root-$(1)/bin/busybox "$(QV_MARKER)" $$@
+$(QEMU_DIR)/$(1)/linux.its: $(QV)/linux.its.in | $(QV_DEPS_OK)
+	@mkdir -p $$(@D)
+	sed -e "s|@KERNEL@|$$$$(ls $(abspath $(QEMU_DIR))/root-$(1)/boot/vmlinuz-* | head -n 1)|" \
+	    -e 's|@INITRD@|initramfs.cpio|' -e 's|@ARCH@|$(QV_FIT_$(1))|' -e 's|@COMP@|none|' \
+	    -e 's|@LOAD@|$(QV_LOAD_$(1))|' -e 's|@KEY@|dev|' $$< >$$@
+# Signing writes the dev key into rom.dtb (required = "conf"): the stage's ROM keys.
+$(QEMU_DIR)/$(1)/linux.fit $(QEMU_DIR)/$(1)/rom.dtb &: $(QEMU_DIR)/$(1)/linux.its \
+		$(QEMU_DIR)/$(1)/initramfs.cpio $(QEMU_DIR)/keys/dev.key
+	printf '/dts-v1/;\n/ {\n};\n' | dtc -I dts -O dtb -o $(QEMU_DIR)/$(1)/rom.dtb
+	cd $(QEMU_DIR)/$(1) && $(abspath $(BUILD)/vfit) mkimage -f linux.its -k ../keys \
+		-K rom.dtb -r linux.fit >/dev/null
+$(QEMU_DIR)/$(1)/disk.img: $(QEMU_DIR)/$(1)/linux.fit | $(BUILD)/vfit
+	rm -f $$@
+	$(BUILD)/vfit disk create --slot-size 48M $$@
+	$(BUILD)/vfit disk write $$@ a $$<
+endef
+$(foreach a,arm64 arm,$(eval $(call QV_ARCH,$(a))))
+
+-include $(wildcard $(QEMU_DIR)/*/obj/*/*.d $(QEMU_DIR)/*/obj/*/*/*.d)

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libfdt.h>
+
+#include "check.h"
+#include "keynode.h"
+
+/*
+ * The writer on a copy of `in` with mkimage's grow-and-retry loop.
+ * mkimage also retries when the FIT (not the DTB) ran out of space, growing
+ * the DTB again and repeating the (then idempotent) key write; `attempts`
+ * is the number of attempts mkimage made, or 0 for "until the DTB fits".
+ */
+static uint8_t *grown(const uint8_t *in, size_t in_len, keynode_writer write, const void *arg,
+		      unsigned attempts, size_t *out_len)
+{
+	size_t len = in_len, inc;
+	uint8_t *buf = malloc(len);
+	unsigned n = 0;
+	int err = -FDT_ERR_NOSPACE;
+
+	if (!buf)
+		abort();
+	memcpy(buf, in, len);
+	for (inc = 0; inc <= 64 * 1024; inc += 1024) {
+		uint8_t *nb = realloc(buf, len + inc);
+
+		if (!nb)
+			abort();
+		buf = nb;
+		memset(buf + len, 0, inc);
+		len += inc;
+		fdt_set_totalsize(buf, (uint32_t)len);
+		err = write(buf, arg);
+		n++;
+		if (err != -FDT_ERR_NOSPACE && (err || n >= attempts))
+			break;
+	}
+	CHECK(err == 0, "key node writer: %s", fdt_strerror(err));
+	*out_len = len;
+	return buf;
+}
+
+/* Attempts mkimage made, from the growth: 0, 1024, 1024+2048, ... */
+static unsigned attempts_of(size_t in_len, size_t mk_len)
+{
+	size_t grown_by = 0;
+	unsigned n = 1;
+
+	while (in_len + grown_by < mk_len && n < 64)
+		grown_by += 1024 * n++;
+	return in_len + grown_by == mk_len ? n : 0;
+}
+
+void keynode_compare(const char *what, const char *mk_path, const uint8_t *in, size_t in_len,
+		     keynode_writer write, const void *arg)
+{
+	size_t mk_len, our_len, i;
+	uint8_t *mk = (uint8_t *)check_read_file(mk_path, &mk_len);
+	unsigned attempts = attempts_of(in_len, mk_len);
+	uint8_t *ours = grown(in, in_len, write, arg, attempts, &our_len);
+
+	CHECK(attempts > 0, "%s: unexpected mkimage growth %zu -> %zu", what, in_len, mk_len);
+	for (i = 0; i < mk_len && i < our_len && mk[i] == ours[i]; i++)
+		;
+	CHECK(mk_len == our_len && i == mk_len,
+	      "%s: differs from mkimage -K (sizes %zu/%zu, first difference at %zu)", what,
+	      our_len, mk_len, i);
+	free(mk);
+	free(ours);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Comparing a key-node writer with `mkimage -K` (test_keys.c for RSA,
+ * test_keys_ecdsa.c for ECDSA).  mkimage grows the DTB file by 0, then
+ * 1024, then 2048 ... more bytes (cumulatively, keeping what a failed
+ * attempt wrote) until neither the FIT nor the DTB reports
+ * -FDT_ERR_NOSPACE; the writer is driven the same way, with the number of
+ * attempts taken from the size mkimage ended with.
+ */
+#ifndef VFIT_TEST_KEYNODE_H
+#define VFIT_TEST_KEYNODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes one key node into fdt: 0 or a negative libfdt error. */
+typedef int (*keynode_writer)(void *fdt, const void *arg);
+
+/*
+ * CHECKs that the writer, applied to a copy of in[0 .. in_len) with
+ * mkimage's growth, gives exactly the file mk_path (`what` names the case).
+ */
+void keynode_compare(const char *what, const char *mk_path, const uint8_t *in, size_t in_len,
+		     keynode_writer write, const void *arg);
+
+#endif

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/disk, the codecs of the vfit boot disk, on hostile input: GPT
+ * headers and entries (CRC, self-location, bounds, overlap, limits,
+ * duplicate and misplaced partitions), chain headers (count, order,
+ * alignment, overflow, stale entries, CRC), two-copy records (torn,
+ * padded, wrong kind, serial-number order across the wrap) and the
+ * counters payload (names, duplicates, size, capacity).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "vfit/disk.h"
+#include "vfit/hash.h"
+
+#define LBAS 20000u
+
+static uint8_t ents[VFIT_GPT_ENTRIES * VFIT_GPT_ENTRY_SIZE];
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8), p[2] = (uint8_t)(v >> 16), p[3] = (uint8_t)(v >> 24);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static struct vfit_gpt good_gpt(void)
+{
+	struct vfit_gpt g = { .my_lba = 1, .alt_lba = LBAS - 1, .first_lba = 34,
+			      .last_lba = LBAS - 34, .entries_lba = 2,
+			      .nentries = VFIT_GPT_ENTRIES, .entry_size = VFIT_GPT_ENTRY_SIZE };
+
+	g.entries_crc = vfit_crc32(0, ents, sizeof(ents));
+	return g;
+}
+
+static void part(unsigned int i, const char *name, uint64_t first, uint64_t last)
+{
+	struct vfit_part p = { .first_lba = first, .last_lba = last };
+
+	vfit_guid_parse(VFIT_DISK_TYPE_GUID, p.type);
+	memset(p.guid, (int)i + 1, 16);
+	vfit_gpt_entry_encode(&p, name, ents + i * VFIT_GPT_ENTRY_SIZE);
+}
+
+static enum vfit_disk_result header(const struct vfit_gpt *in)
+{
+	uint8_t sec[VFIT_DISK_SECTOR];
+	struct vfit_gpt out;
+
+	vfit_gpt_header_encode(in, sec);
+	return vfit_gpt_header(sec, in->my_lba, LBAS, &out);
+}
+
+static void gpt(void)
+{
+	uint8_t sec[VFIT_DISK_SECTOR], g16[16];
+	struct vfit_gpt g, out;
+	struct vfit_part p;
+
+	CHECK(!vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c19", g16) && g16[0] == 0x3c &&
+	      g16[3] == 0x7f && g16[4] == 0xb2 && g16[6] == 0x57 && g16[8] == 0xa6 && g16[15] == 0x19,
+	      "GUID text to GPT byte order");
+	CHECK(vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c1", g16) &&
+	      vfit_guid_parse("7f6d1a3c91b2-4c57-a6e0-3b8d5e2f4c19x", g16) &&
+	      vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c1g", g16), "malformed GUIDs");
+
+	memset(ents, 0, sizeof(ents));
+	part(0, "vfit-a", 2048, 4095);
+	part(1, "vfit-b", 4096, 6143);
+	g = good_gpt();
+	CHECK(header(&g) == VFIT_DISK_OK, "a good header");
+	vfit_gpt_header_encode(&g, sec);
+	CHECK(vfit_gpt_header(sec, 1, LBAS, &out) == VFIT_DISK_OK && out.last_lba == LBAS - 34,
+	      "fields read back");
+	CHECK(vfit_gpt_header(sec, 2, LBAS, &out) == VFIT_DISK_BAD, "read from another LBA");
+	CHECK(vfit_gpt_header(sec, 1, LBAS - 100, &out) == VFIT_DISK_BAD, "alternate beyond the disk");
+	sec[100] ^= 1;
+	CHECK(vfit_gpt_header(sec, 1, LBAS, &out) == VFIT_DISK_OK, "bytes past the header size are not covered");
+	sec[40] ^= 1;
+	CHECK(vfit_gpt_header(sec, 1, LBAS, &out) == VFIT_DISK_BAD, "header CRC");
+	g = good_gpt(), g.nentries = 129;
+	CHECK(header(&g) == VFIT_DISK_BAD, "more than 128 entries");
+	g = good_gpt(), g.nentries = 0;
+	CHECK(header(&g) == VFIT_DISK_BAD, "no entries");
+	g = good_gpt(), g.entry_size = 256;
+	CHECK(header(&g) == VFIT_DISK_BAD, "entries of another size");
+	g = good_gpt(), g.first_lba = 20;
+	CHECK(header(&g) == VFIT_DISK_BAD, "usable range over the entry array");
+	g = good_gpt(), g.last_lba = LBAS;
+	CHECK(header(&g) == VFIT_DISK_BAD, "usable range past the disk");
+	g = good_gpt(), g.first_lba = 5000, g.last_lba = 4000;
+	CHECK(header(&g) == VFIT_DISK_BAD, "empty usable range");
+	g = good_gpt(), g.entries_lba = LBAS - 10;
+	CHECK(header(&g) == VFIT_DISK_BAD, "entry array past the end of the disk");
+	g = good_gpt(), g.entries_lba = 1;
+	CHECK(header(&g) == VFIT_DISK_BAD, "entry array over the header");
+	g = good_gpt(), g.entries_lba = 0xffffffffffffffffull;
+	CHECK(header(&g) == VFIT_DISK_BAD, "entry array LBA wraps");
+
+	g = good_gpt();
+	CHECK(vfit_gpt_entries_ok(&g, ents), "entry CRC");
+	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_OK && p.first_lba == 4096 &&
+	      p.last_lba == 6143, "found by name");
+	CHECK(vfit_gpt_find(&g, ents, "vfit-recovery", &p) == VFIT_DISK_ABSENT, "absent name");
+	CHECK(vfit_gpt_find(&g, ents, "vfit-", &p) == VFIT_DISK_ABSENT, "a prefix is not the name");
+	ents[VFIT_GPT_ENTRY_SIZE] ^= 1;   /* vfit-b's type */
+	CHECK(!vfit_gpt_entries_ok(&g, ents), "entry CRC catches a change");
+	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_ABSENT, "another type is not ours");
+	part(1, "vfit-a", 4096, 6143);
+	CHECK(vfit_gpt_find(&g, ents, "vfit-a", &p) == VFIT_DISK_BAD, "two partitions, one name");
+	part(1, "vfit-b", 30, 6143);
+	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_BAD, "before the usable range");
+	part(1, "vfit-b", 4096, LBAS - 33);
+	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_BAD, "after the usable range");
+	part(1, "vfit-b", 6143, 4096);
+	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_BAD, "reversed range");
+}
+
+static enum vfit_disk_result chain(const struct vfit_chain *c, uint64_t part_bytes)
+{
+	uint8_t sec[VFIT_DISK_SECTOR];
+	struct vfit_chain out;
+
+	vfit_chain_encode(c, sec);
+	return vfit_chain_decode(sec, part_bytes, &out);
+}
+
+static void chains(void)
+{
+	struct vfit_chain c = { 2, { 4096, 8192 }, { 4000, 1000 } }, out;
+	uint8_t sec[VFIT_DISK_SECTOR];
+
+	CHECK(chain(&c, 1 << 20) == VFIT_DISK_OK, "a good chain");
+	vfit_chain_encode(&c, sec);
+	CHECK(!vfit_chain_decode(sec, 1 << 20, &out) && out.count == 2 && out.offset[1] == 8192 &&
+	      out.size[0] == 4000, "fields read back");
+	CHECK(chain(&c, 9000) == VFIT_DISK_BAD, "past the partition");
+	CHECK(chain(&c, 9192) == VFIT_DISK_OK, "ends exactly at the partition end");
+	c.offset[1] = 7680;
+	CHECK(chain(&c, 1 << 20) == VFIT_DISK_BAD, "overlapping FITs");
+	c.offset[1] = 8100;
+	CHECK(chain(&c, 1 << 20) == VFIT_DISK_BAD, "unaligned FIT");
+	c.offset[0] = 0, c.offset[1] = 8192;
+	CHECK(chain(&c, 1 << 20) == VFIT_DISK_BAD, "a FIT over the header");
+	c.offset[0] = 4096, c.size[1] = 0xffffffffffffff00ull;
+	CHECK(chain(&c, 1 << 20) == VFIT_DISK_BAD, "size wraps");
+	c.size[1] = 0;
+	CHECK(chain(&c, 1 << 20) == VFIT_DISK_BAD, "empty FIT");
+	c.size[1] = 1000, c.count = 5;
+	vfit_chain_encode(&c, sec);
+	put32(sec + 12, 5);
+	put32(sec + 80, vfit_crc32(0, sec, 80));
+	CHECK(vfit_chain_decode(sec, 1 << 20, &out) == VFIT_DISK_BAD, "more than four FITs");
+	c.count = 2;
+	vfit_chain_encode(&c, sec);
+	put64(sec + 48, 12288);   /* entry 2 set though count is 2 */
+	put32(sec + 80, vfit_crc32(0, sec, 80));
+	CHECK(vfit_chain_decode(sec, 1 << 20, &out) == VFIT_DISK_BAD, "stale unused entry");
+	vfit_chain_encode(&c, sec);
+	sec[30] ^= 1;
+	CHECK(vfit_chain_decode(sec, 1 << 20, &out) == VFIT_DISK_BAD, "CRC");
+	vfit_chain_encode(&c, sec);
+	sec[0] = 'X';
+	CHECK(vfit_chain_decode(sec, 1 << 20, &out) == VFIT_DISK_BAD, "magic");
+	memset(sec, 0, sizeof(sec));
+	CHECK(vfit_chain_decode(sec, 1 << 20, &out) == VFIT_DISK_BAD, "an erased header");
+}
+
+static void records(void)
+{
+	static uint8_t r[2 * VFIT_REC_COPY], big[VFIT_REC_PAYLOAD_MAX + 1];
+	const uint8_t *pl;
+	uint32_t len, seq;
+	unsigned int which;
+
+	memset(r, 0, sizeof(r));
+	CHECK(vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) == VFIT_DISK_BAD,
+	      "erased: corrupt, never empty");
+	CHECK(!vfit_rec_encode(VFIT_REC_STATE, 7, "abc", 3, r), "encode");
+	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && len == 3 &&
+	      !memcmp(pl, "abc", 3) && seq == 7 && which == 0, "one copy");
+	CHECK(vfit_rec_decode(r, VFIT_REC_COUNTERS, &pl, &len, &seq, &which) == VFIT_DISK_BAD,
+	      "wrong kind");
+	vfit_rec_encode(VFIT_REC_STATE, 8, "defg", 4, r + VFIT_REC_COPY);
+	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 1 &&
+	      len == 4, "the newer copy");
+	r[VFIT_REC_COPY + 25] ^= 1;
+	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 0 &&
+	      seq == 7, "a torn newer copy: the older one");
+	vfit_rec_encode(VFIT_REC_STATE, 8, "defg", 4, r + VFIT_REC_COPY);
+	r[VFIT_REC_COPY + 4000] = 1;
+	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 0,
+	      "non-zero padding invalidates a copy");
+	vfit_rec_encode(VFIT_REC_STATE, 0xffffffffu, "x", 1, r);
+	vfit_rec_encode(VFIT_REC_STATE, 0, "y", 1, r + VFIT_REC_COPY);
+	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 1 &&
+	      pl[0] == 'y', "sequence numbers wrap");
+	vfit_rec_encode(VFIT_REC_STATE, 1, "x", 1, r);
+	put32(r + 16, VFIT_REC_COPY);  /* a length beyond the copy */
+	r[VFIT_REC_COPY] = 0;
+	CHECK(vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) == VFIT_DISK_BAD,
+	      "length past the copy");
+	CHECK(vfit_rec_encode(VFIT_REC_STATE, 1, big, sizeof(big), r) == VFIT_DISK_FULL,
+	      "payload too large");
+}
+
+static void counters(void)
+{
+	static uint8_t p[VFIT_REC_PAYLOAD_MAX];
+	uint32_t len = 0, i;
+	uint64_t v = 1;
+	char name[40];
+
+	CHECK(vfit_ctr_get(p, 0, "kernel", &v) == VFIT_DISK_ABSENT, "empty store");
+	CHECK(!vfit_ctr_set(p, &len, sizeof(p), "kernel", 5) && len == VFIT_DISK_CTR_ENTRY, "add");
+	CHECK(!vfit_ctr_set(p, &len, sizeof(p), "boot.loader-1_x", 9), "add a second");
+	CHECK(!vfit_ctr_set(p, &len, sizeof(p), "kernel", 6) && len == 2 * VFIT_DISK_CTR_ENTRY,
+	      "update in place");
+	CHECK(!vfit_ctr_get(p, len, "kernel", &v) && v == 6, "read back");
+	CHECK(vfit_ctr_get(p, len, "kerne", &v) == VFIT_DISK_ABSENT, "a prefix is another name");
+	CHECK(vfit_ctr_set(p, &len, sizeof(p), "a/b", 1) == VFIT_DISK_BAD, "bad character");
+	CHECK(vfit_ctr_set(p, &len, sizeof(p), "", 1) == VFIT_DISK_BAD, "empty name");
+	CHECK(vfit_ctr_set(p, &len, sizeof(p), "0123456789012345678901234567890123", 1) ==
+	      VFIT_DISK_BAD && len == 2 * VFIT_DISK_CTR_ENTRY, "name too long");
+	CHECK(vfit_ctr_get(p, len - 1, "kernel", &v) == VFIT_DISK_BAD, "partial entry");
+	memcpy(p + VFIT_DISK_CTR_ENTRY, p, VFIT_DISK_CTR_NAME);
+	CHECK(vfit_ctr_get(p, len, "kernel", &v) == VFIT_DISK_BAD, "duplicate name");
+	len = 0;
+	vfit_ctr_set(p, &len, sizeof(p), "kernel", 1);
+	p[10] = 1;
+	CHECK(vfit_ctr_get(p, len, "kernel", &v) == VFIT_DISK_BAD, "junk after the name's NUL");
+	len = 0;
+	for (i = 0; i < VFIT_DISK_CTR_MAX; i++) {
+		snprintf(name, sizeof(name), "c%u", i);
+		if (vfit_ctr_set(p, &len, sizeof(p), name, i))
+			break;
+	}
+	CHECK(i == VFIT_DISK_CTR_MAX, "%u counters fit", VFIT_DISK_CTR_MAX);
+	CHECK(vfit_ctr_set(p, &len, sizeof(p), "one-more", 1) == VFIT_DISK_FULL, "then full");
+}
+
+int main(void)
+{
+	gpt();
+	chains();
+	records();
+	counters();
+	return check_done();
+}
