@@ -73,32 +73,19 @@ static int read_all(int fd, uint8_t *p, size_t len)
 	return 0;
 }
 
+static void durable(void *arg)
+{
+	step(arg);
+}
+
 int vfit_boot_sim_write_file(struct vfit_boot_sim *s, const char *path, const void *buf,
 			     size_t len)
 {
-	char tmp[PATH_MAX];
-	int fd;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -1;
 	/* The device directory is attacker-controlled storage: never follow a planted tmp. */
-	fd = vfit_create_tmp(tmp, 0644);
-	if (fd < 0)
-		return -1;
-	if (vfit_write_full(fd, buf, len, 0) || fsync(fd)) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	if (close(fd)) {
-		unlink(tmp);
-		return -1;
-	}
-	step(s);
-	if (rename(tmp, path) || vfit_sync_dir(path))
-		return -1;
-	step(s);
-	return 0;
+	struct vfit_out o = { .mode = 0644, .fixed_tmp = 1, .durable = durable, .arg = s };
+	struct vfit_err e = { 0 };
+
+	return vfit_out_file(&o, path, buf, len, &e);
 }
 
 static int remove_file(struct vfit_boot_sim *s, const char *path)
