@@ -13,13 +13,7 @@ cd "$ROOT" || exit 2
 export VFIT_VECTORS
 
 cc=arm-linux-gnueabihf-gcc
-for tool in $cc arm-linux-gnueabihf-objdump qemu-arm; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "SKIP: $tool is missing (scripts/deps qemu build/qemu)"
-		finish
-		exit 0
-	fi
-done
+need $cc arm-linux-gnueabihf-objdump qemu-arm
 
 bin=$T/test_sha
 if ! $cc -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
@@ -28,9 +22,9 @@ if ! $cc -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-p
 	-DVFIT_SHA256_ARMV7_ASM -o "$bin" tests/unit/test_sha.c tests/unit/check.c lib/hash/*.c \
 	lib/hash/sha256_armv7.S >"$T/cc" 2>&1; then
 	if grep -q 'No such file.*\.h' "$T/cc"; then
-		echo "SKIP: no armhf C library headers (libc6-dev-armhf-cross)"
+		skip tool "no armhf C library headers (libc6-dev-armhf-cross)"
 		finish
-		exit 0
+		exit $?
 	fi
 	fail "cross-compile test_sha for armv7 with the NEON SHA-256"
 	head -n 20 "$T/cc"
@@ -40,20 +34,10 @@ fi
 pass
 
 # the binary must really run the assembly, or the run proves nothing
-arm-linux-gnueabihf-objdump -d "$bin" >"$T/dis" 2>&1
+ok "disassemble the binary" arm-linux-gnueabihf-objdump -d "$bin"
+mv "$T/.out" "$T/dis"
 contains "the NEON SHA-256 is linked" "$T/dis" '<vfit_sha256_blocks_armv7>:'
 contains "and is called" "$T/dis" 'bl?x?[[:space:]]+[0-9a-f]+ <vfit_sha256_blocks_armv7>'
 
-qemu-arm -cpu cortex-a15 "$bin" >"$T/run" 2>&1
-rc=$?
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$T/run" | tail -n 1)
-p=$(echo "$line" | sed -nE 's/^([0-9]+) passed.*/\1/p')
-f=$(echo "$line" | sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p')
-grep '^FAIL' "$T/run" | head -n 20
-if [ -z "$line" ] || [ "$rc" != 0 ] || [ "${f:-1}" != 0 ]; then
-	fail "test_sha under qemu-arm (exit $rc): ${line:-no summary}"
-	tail -n 5 "$T/run" | sed 's/^/    /'
-fi
-_pass=$((_pass + ${p:-0}))
-_fail=$((_fail + ${f:-0}))
+subtest "test_sha under qemu-arm" qemu-arm -cpu cortex-a15 "$bin"
 finish

@@ -9,6 +9,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
 . tests/lib.sh
+need clang ld.lld llvm-nm llvm-objdump
 shim=$T/include
 mkdir -p "$shim"
 cp tests/build/include/*.h "$shim/"
@@ -34,13 +35,21 @@ check_target() { # name clang-target-flags...
 	if ! ld.lld -r -o "$out/all.o" "$out"/*.o 2>"$out/err"; then
 		fail "$name: partial link failed"; cat "$out/err"; return
 	fi
-	undef=$(llvm-nm -u "$out/all.o" | awk '{print $NF}' | grep -Ev "$allowed")
+	# The library always needs memcpy and fdt_*: an empty list means llvm-nm failed.
+	if ! llvm-nm -u "$out/all.o" >"$out/undef" 2>&1 || ! grep -q memcpy "$out/undef"; then
+		fail "$name: llvm-nm -u lists no undefined symbols"; cat "$out/undef"; return
+	fi
+	undef=$(awk '{print $NF}' "$out/undef" | grep -Ev "$allowed")
 	if [ -n "$undef" ]; then
 		fail "$name: undefined symbols beyond mem*/str*/fdt_*: $(echo $undef)"
 	else
 		pass
 	fi
-	rw=$(llvm-objdump -h "$out/all.o" | awk '$2 ~ /^\.(data|bss|sdata|sbss)/ && $2 !~ /^\.data\.rel\.ro/ && $3 !~ /^0+$/ {print $2}')
+	if ! llvm-objdump -h "$out/all.o" >"$out/sections" 2>&1 ||
+	   ! grep -Eq '^ *[0-9]+ \.text' "$out/sections"; then
+		fail "$name: llvm-objdump -h lists no .text section"; cat "$out/sections"; return
+	fi
+	rw=$(awk '$2 ~ /^\.(data|bss|sdata|sbss)/ && $2 !~ /^\.data\.rel\.ro/ && $3 !~ /^0+$/ {print $2}' "$out/sections")
 	if [ -n "$rw" ]; then
 		fail "$name: writable global data in $(echo $rw)"
 	else

@@ -35,16 +35,6 @@ for t in test_sha test_crc32 test_crc16 test_md5 test_rsa test_rsa_vectors test_
 		continue
 	fi
 	pass
-	"$T/$t" >"$T/run" 2>&1
-	rc=$?
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$T/run" | tail -n 1)
-	p=$(echo "$line" | sed -nE 's/^([0-9]+) passed.*/\1/p')
-	f=$(echo "$line" | sed -nE 's/^[0-9]+ passed, ([0-9]+) failed.*/\1/p')
-	grep '^FAIL' "$T/run" | head -n 20
-	if [ -z "$line" ] || [ "$rc" != 0 ] || [ "${f:-1}" != 0 ]; then
-		fail "$t at -Os (exit $rc): ${line:-no summary}"
-	fi
-	_pass=$((_pass + ${p:-0}))
-	_fail=$((_fail + ${f:-0}))
+	subtest "$t at -Os" "$T/$t"
 done
 finish

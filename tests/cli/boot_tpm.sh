@@ -8,6 +8,8 @@
 . "$(dirname "$0")/boot_lib/device.sh"
 . "$(dirname "$0")/boot_lib/swtpm.sh"
 
+need tpm2_nvreadpublic tpm2_nvincrement tpm2_nvwrite tpm2_nvundefine tpm2_nvdefine \
+	tpm2_startauthsession tpm2_policycommandcode tpm2_flushcontext
 start_swtpm && pass || { fail "swtpm did not start"; cat "$T/swtpm.log"; finish; exit 1; }
 
 boot_keys || { fail "keygen"; finish; exit 1; }

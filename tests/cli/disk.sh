@@ -16,7 +16,7 @@ fdt() { printf '/dts-v1/;\n/ { description = "%s"; };\n' "$1" | dtc -I dts -O dt
 fdt one 3000
 fdt two 70000
 fdt big 3000000
-head -c 5000 /dev/urandom >junk.bin
+random junk.bin 5000
 
 status 0 "create" "$VFIT" disk create --slot-size 2M --recovery-size 1M d.img
 is "size: 1 MiB head + 2+2+1+1+1 MiB + 1 MiB tail" 9437184 "$(wc -c <d.img)"
@@ -28,7 +28,7 @@ if command -v sgdisk >/dev/null 2>&1; then
 		contains "sgdisk lists $n" sg.out " $n\$"
 	done
 else
-	echo "SKIP sgdisk checks: sgdisk missing (Debian package gdisk, scripts/deps qemu)"
+	skip tool "sgdisk not installed (gdisk, scripts/deps): disk layout not checked by it"
 fi
 status 0 "info of a fresh disk" "$VFIT" disk info d.img
 "$VFIT" disk info d.img >info.out

@@ -94,7 +94,7 @@ ITS
 		"$(for p in x y; do fdtget -t bx ctl.dtb /signature/e256 ecdsa,$p-point; done |
 			awk '{ for (i = 1; i <= NF; i++) printf "%02s", $i }' | tr ' ' 0)"
 else
-	echo "SKIP: mkimage 2023.01 not installed: ECDSA key not tried with it"
+	skip tool "mkimage 2023.01 (u-boot-tools) not installed: ECDSA key not tried with it"
 fi
 ls -A k > ls.txt
 status 1 "no temporary files" grep -Ev '^[a-z0-9]+\.(key|crt|pem)$' ls.txt

@@ -8,8 +8,8 @@ cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 MK=$BUILD/mkimage
 
-head -c 3000 /dev/urandom > kernel.bin
-head -c 1000 /dev/urandom > rd.bin
+random kernel.bin 3000
+random rd.bin 1000
 printf '/dts-v1/; / { model = "b"; };' | dtc -I dts -O dtb -o board.dtb
 printf '/dts-v1/; / { model = "c"; };' | dtc -I dts -O dtb -o ctl0.dtb
 mkdir keys
@@ -53,7 +53,7 @@ if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	ok "directory not writable: DTB untouched" cmp rodir/c.dtb ctl0.dtb
 	status 1 "directory not writable: no FIT" test -e wdir/nobody.fit
 else
-	echo "SKIP: directory permission check needs root and setpriv"
+	skip root "directory permission check needs root and setpriv"
 fi
 
 # -F -t without keys would leave a signature over the old timestamp.
@@ -115,7 +115,7 @@ contains "info: the gap" "$T/.out" "^  WARNING:      signature-1 does not cover 
 status 1 "-l: no such line (mkimage's format)" grep -q WARNING l.txt
 
 # dm-verity (U-Boot HEAD): the hash tree after the data, the root hash in the node.
-head -c $((8 * 4096)) /dev/urandom > fs.img
+random fs.img $((8 * 4096))
 cat > v.its <<'EOF'
 /dts-v1/;
 / {
@@ -146,12 +146,12 @@ if command -v veritysetup >/dev/null 2>&1; then
 	ok "dm-verity: veritysetup verify" veritysetup verify --no-superblock --hash-offset=32768 \
 		--data-blocks=8 --salt="$(hex salt)" tree.img tree.img "$(hex digest)"
 else
-	echo "SKIP: veritysetup not installed (cryptsetup-bin)"
+	skip tool "veritysetup not installed (cryptsetup-bin): tree not checked by it"
 fi
 sed 's/data-block-size = <4096>/data-block-size = <1000>/' v.its > vb.its
 status 1 "dm-verity: bad block size" "$MK" -q -E -f vb.its x.fit
 contains "dm-verity: says why" "$T/.out" "/images/fs/dm-verity: block sizes must be powers of two"
-head -c 5000 /dev/urandom > fs.img
+random fs.img 5000
 status 1 "dm-verity: partial block" "$MK" -q -E -f v.its x.fit
 contains "dm-verity: size named" "$T/.out" "image size 5000 is not a multiple"
 status 2 "dm-verity without -E" "$MK" -q -f v.its x.fit

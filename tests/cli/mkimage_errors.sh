@@ -44,7 +44,7 @@ fails() { # STATUS NAME REGEX CMD... : exit status, one-line message matching RE
 	status 0 "$name: one line" test "$(grep -vc "Warning (" "$T/.out")" = 1
 }
 
-head -c 1000 /dev/urandom > kernel.bin
+random kernel.bin 1000
 printf '/dts-v1/; / { model = "c"; };' | dtc -I dts -O dtb -o control0.dtb
 mkdir keys
 "$VFIT" keygen -a rsa2048 -k keys -n dev || exit 2

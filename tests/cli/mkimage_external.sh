@@ -6,7 +6,7 @@
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 
-head -c 500 /dev/urandom > kernel.bin
+random kernel.bin 500
 printf '/dts-v1/; / { model = "board"; };' | dtc -I dts -O dtb -o board.dtb
 printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control0.dtb
 mkdir keys
@@ -73,19 +73,21 @@ ok "-p verifies" "$VFIT" verify -f p.fit -k control.dtb
 # -F imports external data first; without -E the result is embedded again.
 cp e.fit f.fit
 ok "-F external" "$VFIT" mkimage -q -F -k keys f.fit
+status 1 "-F external rewrote the FIT" cmp -s f.fit e.fit
 status 0 "data imported" test "$(fdtget -t bx f.fit /images/kernel data | wc -w)" = 500
 status 1 "data-offset removed" fdtget f.fit /images/kernel data-offset
 status 1 "data-size removed" fdtget f.fit /images/kernel data-size
 ok "-F external verifies" "$VFIT" verify -f f.fit -k control.dtb
 cp p.fit g.fit
 ok "-F -E on data-position FIT" "$VFIT" mkimage -q -F -E -k keys g.fit
+status 1 "-F -E rewrote the FIT" cmp -s g.fit p.fit
 status 0 "back to data-offset" test "$(fdtget -t x g.fit /images/fdt-1 data-offset)" = 1f4
 ok "-F -E verifies" "$VFIT" verify -f g.fit -k control.dtb
 # Same images; the configuration signature differs only because the strings
 # block still holds "data-position", so hashed-strings covers more.
-dtc -I dtb -O dts g.fit 2>/dev/null | sed '/configurations {/,$d' > g.dts
-dtc -I dtb -O dts e.fit 2>/dev/null | sed '/configurations {/,$d' > e.dts
-ok "-F -E reproduces the -E images" cmp g.dts e.dts
+to_dts "-F -E output" g.fit g.full && sed '/configurations {/,$d' g.full > g.dts
+to_dts "-E output" e.fit e.full && sed '/configurations {/,$d' e.full > e.dts
+same "-F -E reproduces the -E images" g.dts e.dts
 
 # External data outside the file is refused, the FIT left alone.
 head -c "$t" e.fit > short.fit

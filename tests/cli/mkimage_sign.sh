@@ -45,7 +45,7 @@ prop_bin() { # FILE NODE PROP -> raw bytes on stdout
 	fdtget -t bx "$1" "$2" "$3" | tr ' ' '\n' | awk 'NF { printf "%02s", $1 }' | tr ' ' 0 | xxd -r -p
 }
 
-head -c 3000 /dev/urandom > kernel.bin
+random kernel.bin 3000
 printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
 printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control0.dtb
 mkdir -p keys keys2
@@ -74,11 +74,11 @@ status 0 "sign-images untouched" test "$(fdtget conf.fit /configurations/conf-1/
 status 0 "algo not written without -o" test "$(fdtget conf.fit /configurations/conf-1/signature-1 algo)" = sha256,rsa2048
 # Re-running -K replaces the key node instead of adding a second one.
 # (Like mkimage, every signing run grows the file by its retry step: compare trees.)
-dtc -I dtb -O dts control.dtb > control.once
+to_dts "control DTB after one -K" control.dtb control.once
 ok "sign again" "$VFIT" mkimage -q -f conf.its -k keys -K control.dtb -r conf.fit
 status 0 "one key node" test "$(fdtget -l control.dtb /signature)" = key-dev
-dtc -I dtb -O dts control.dtb > control.twice
-ok "same control tree" cmp control.twice control.once
+to_dts "control DTB after two -K" control.dtb control.twice
+same "same control tree" control.twice control.once
 # The digest a config signature covers does not depend on the payload bytes.
 cp conf.fit tampered.fit
 # Flip the byte (a fixed value would already be there once in 256 runs).
@@ -146,8 +146,8 @@ ok "verify -o" "$VFIT" verify -f o.fit -k o.dtb
 # --- -G: one key file for every node; -K derives the public key from it
 cp control0.dtb g.dtb
 ok "-G" "$VFIT" mkimage -q -f conf.its -G keys/dev.key -K g.dtb -r g.fit
-dtc -I dtb -O dts g.dtb > g.dts
-ok "-G same key node as -k" cmp g.dts control.once
+to_dts "-G control DTB" g.dtb g.dts
+same "-G same key node as -k" g.dts control.once
 ok "verify -G" "$VFIT" verify -f g.fit -k g.dtb
 
 # --- -F multi-pass: two configuration signatures, two key directories
@@ -187,7 +187,7 @@ contains "auto unknown arch message" "$T/.out" "^vfit: mkimage: unknown architec
 
 # --- large payloads (read past dtc): same FIT as through dtc, errors name the .its
 mkdir -p big
-head -c 1200000 /dev/urandom > big/kernel.bin
+random big/kernel.bin 1200000
 cp board.dtb big/
 its conf sha256 sha256,rsa2048 > big/big.its
 ok "large payload" "$VFIT" mkimage -q -f big/big.its -k keys big.fit
@@ -288,9 +288,9 @@ ok "depfile: same bytes" cmp big.fit dep.fit
 # --- the shipped example, signed and verified
 mkdir ex
 cp "$ROOT/examples/signed-fit.its" ex/
-head -c 4096 /dev/urandom > ex/Image
+random ex/Image 4096
 cp board.dtb ex/
-head -c 1024 /dev/urandom > ex/initramfs.cpio
+random ex/initramfs.cpio 1024
 cp control0.dtb ex.dtb
 ok "example builds" "$VFIT" mkimage -q -f ex/signed-fit.its -k keys -K ex.dtb -r ex.fit
 ok "example verifies" "$VFIT" verify -f ex.fit -k ex.dtb

@@ -7,7 +7,7 @@
 cd "$T" || exit 2
 
 rsa_key dev 2048
-head -c 777 /dev/urandom > k.bin
+random k.bin 777
 printf '/dts-v1/;\n/ { };\n' > ctl.dts
 dtc -I dts -O dtb -o ctl.dtb ctl.dts
 cp ctl.dtb nokeys.dtb
@@ -45,7 +45,7 @@ status 2 "missing FIT" "$VFIT" verify -f none.fit -k ctl.dtb
 status 2 "missing DTB" "$VFIT" verify -f a.fit -k none.dtb
 status 2 "directory" "$VFIT" verify -f . -k ctl.dtb
 mkfifo fifo
-status 2 "FIFO: refused, no hang" timeout 20 "$VFIT" verify -f fifo -k ctl.dtb
+status 2 "FIFO: refused, no hang" timeout 120 "$VFIT" verify -f fifo -k ctl.dtb
 status 0 "--help" "$VFIT" verify --help
 : > empty
 status 1 "empty FIT" "$VFIT" verify -f empty -k ctl.dtb

@@ -15,8 +15,8 @@ for bits in 2048 3072 4096; do
 	rsa_key k$bits/dev $bits
 done
 cp k3072/dev.key k2048/prod.key && cp k3072/dev.crt k2048/prod.crt
-head -c 4000 /dev/urandom > kernel.bin
-head -c 1500 /dev/urandom > ramdisk.bin
+random kernel.bin 4000
+random ramdisk.bin 1500
 printf '/dts-v1/;\n/ { model = "vfit"; };\n' > base.dts
 dtc -I dts -O dtb -o base.dtb base.dts
 cp base.dtb fdt.dtb

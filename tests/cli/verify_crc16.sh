@@ -13,7 +13,7 @@
 cd "$T" || exit 2
 
 rsa_key dev 2048
-head -c 3000 /dev/urandom > kernel.bin
+random kernel.bin 3000
 printf '123456789' > nine.bin
 printf '/dts-v1/;\n/ { model = "vfit"; };\n' > base.dts
 dtc -I dts -O dtb -o base.dtb base.dts

@@ -47,7 +47,7 @@ ok "minimal build" cc -std=c11 -O2 $MINIMAL -I"$ROOT/include" -o drv drv.c "$ROO
 rsa_key dev 2048
 mkdir -p k3 && cp dev.key dev.crt k3/ 2>/dev/null
 rsa_key k3/dev 3072
-head -c 1000 /dev/urandom > k.bin
+random k.bin 1000
 printf '/dts-v1/;\n/ { };\n' > ctl.dts
 
 fit() { # NAME HASH ALGO PADDING KEYDIR: conf-signed FIT and its control DTB

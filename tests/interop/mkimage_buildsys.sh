@@ -13,18 +13,18 @@ export SOURCE_DATE_EPOCH=1700000000
 MKIMAGE=${MKIMAGE:-/usr/bin/mkimage}
 VMKIMAGE=$BUILD/mkimage
 if ! "$MKIMAGE" -V 2>/dev/null | grep -q 2023.01; then
-	echo "SKIP: $MKIMAGE is not mkimage 2023.01"
+	skip tool "$MKIMAGE is not Debian's mkimage 2023.01 (u-boot-tools): nothing compared"
 	finish
 	exit $?
 fi
 
 # ---- inputs, shared by both runs -------------------------------------------
 mkdir in in/keys in/spl in/dts
-head -c 20000 /dev/urandom > in/linux.bin
-head -c 3000 /dev/urandom > in/initramfs.cpio.gz
-head -c 4000 /dev/urandom > in/u-boot-nodtb.bin
-head -c 600 /dev/urandom > in/bl31.bin
-head -c 500 /dev/urandom > in/tee-raw.bin
+random in/linux.bin 20000
+random in/initramfs.cpio.gz 3000
+random in/u-boot-nodtb.bin 4000
+random in/bl31.bin 600
+random in/tee-raw.bin 500
 printf 'echo "hello world"\nbooti ${kernel_addr_r} - ${fdt_addr_r}\n' > in/boot.cmd
 printf '/dts-v1/; / { model = "BeagleBone Black"; compatible = "ti,am335x-bone-black"; };' |
 	dtc -I dts -O dtb -o in/dts/am335x-boneblack.dtb
@@ -388,7 +388,7 @@ if command -v setpriv >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	contains "read-only -K: says so" "$T/.out" "u-boot.dtb: read-only file \(mode 0444\), not replaced"
 	ok "read-only -K: unchanged" cmp ro/u-boot.dtb in/u-boot.dtb
 else
-	echo "SKIP: read-only -K against mkimage needs root and setpriv (mkimage as root writes anyway)"
+	skip root "read-only -K against mkimage needs root and setpriv (mkimage as root writes anyway)"
 fi
 
 # ---- U-Boot's documentation -------------------------------------------------
@@ -404,8 +404,8 @@ same_keydtb "signature.rst -F" u-boot.dtb
 # does not know).  mkimage builds it with a warning; so does vfit, but it
 # refuses to sign it, and U-Boot (like vfit verify) checks no signature in it.
 mkdir -p in/ppa/obj
-head -c 1000 /dev/urandom > in/ppa/obj/monitor.bin
-head -c 300 /dev/urandom > in/fuse_scr.bin
+random in/ppa/obj/monitor.bin 1000
+random in/fuse_scr.bin 300
 cat > in/ppa/ppa.its <<'EOF'
 /dts-v1/;
 

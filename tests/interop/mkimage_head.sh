@@ -18,15 +18,15 @@ done
 H=${MKIMAGE_HEAD:-}
 FCS=${FIT_CHECK_SIGN_HEAD:-}
 if [ -z "$H" ] || [ -z "$FCS" ] || [ ! -x "$H" ] || [ ! -x "$FCS" ]; then
-	echo "SKIP: U-Boot HEAD's mkimage and fit_check_sign not found (set MKIMAGE_HEAD, FIT_CHECK_SIGN_HEAD)"
+	skip anchor "U-Boot HEAD's mkimage and fit_check_sign not found (set MKIMAGE_HEAD, FIT_CHECK_SIGN_HEAD): nothing compared"
 	finish
 	exit $?
 fi
 
-head -c 5000 /dev/urandom > kernel.bin
-head -c 3000 /dev/urandom > rd.bin
-head -c 300 /dev/urandom > bl31.bin
-head -c 200 /dev/urandom > tee.bin
+random kernel.bin 5000
+random rd.bin 3000
+random bl31.bin 300
+random tee.bin 200
 printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
 printf '/dts-v1/; / { model = "u-boot"; };' | dtc -I dts -O dtb -o ctl.dtb
 mkdir keys
@@ -125,7 +125,7 @@ ok "--update --touch --key-file" "$VMKIMAGE" --update --touch --key-file keys/de
 	--key-name-hint dev --quiet upd.itb
 
 # dm-verity (doc/usage/fit/dm-verity.rst): mkimage -E -B 0x1000 -f image.its.
-head -c $((64 * 4096)) /dev/urandom > rootfs.squashfs
+random rootfs.squashfs $((64 * 4096))
 cat > verity.its <<'EOF'
 /dts-v1/;
 
@@ -201,7 +201,7 @@ if command -v veritysetup >/dev/null 2>&1; then
 	ok "dm-verity: veritysetup verify" veritysetup verify --no-superblock \
 		--hash-offset=$((64 * 4096)) --data-blocks=64 --salt="$(hex salt)" fs.img fs.img "$(hex digest)"
 else
-	echo "SKIP: veritysetup not installed (cryptsetup-bin): tree not checked by it"
+	skip tool "veritysetup not installed (cryptsetup-bin): tree not checked by it"
 fi
 
 # Legacy images and -T list as HEAD writes them.

@@ -20,7 +20,8 @@
 # The prompt is driven through a FIFO on QEMU's serial stdin: each command is
 # sent only once the previous prompt has appeared in the log, so nothing
 # depends on sleeps or on how fast QEMU runs. Every QEMU run is bounded by
-# timeout(1).
+# timeout(1), QEMU_TIMEOUT seconds: a bound for a hang, far above a boot's
+# normal time even on a loaded machine.
 . "$(dirname "$0")/../lib.sh"
 
 SIGNER=${SIGNER:-vfit}
@@ -37,7 +38,7 @@ MACHINE="-machine virt -cpu cortex-a57 -m 1G -nic none -display none -monitor no
 # at 0x50000000 and up, 1 MiB apart.
 FIT_BASE=0x50000000
 FIT_STEP=0x100000
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-20}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-180}
 export SOURCE_DATE_EPOCH=1700000000
 
 case $SIGNER in
@@ -264,10 +265,14 @@ session() {
 
 # ---------------------------------------------------------------- main
 
+need "$QEMU" dtc
 for f in "$UBOOT" "$DEBIAN_MKIMAGE"; do
-	[ -f "$f" ] || { echo "uboot_qemu.sh: $f missing (run scripts/deps)" >&2; exit 1; }
+	if [ ! -f "$f" ]; then
+		skip tool "$f is not installed (u-boot-qemu, u-boot-tools; scripts/deps installs them)"
+		finish
+		exit
+	fi
 done
-command -v "$QEMU" >/dev/null || { echo "uboot_qemu.sh: $QEMU missing (run scripts/deps)" >&2; exit 1; }
 
 mkdir -p "$T/data"
 awk 'BEGIN { for (i = 0; i < 64; i++) printf "vfit interop kernel line %04d\n", i

@@ -270,8 +270,8 @@ int dev_build_fits(void)
 		kernel_payload[i] = (uint8_t)(i * 7 + (i >> 8));
 	snprintf(path, sizeof(path), "%s/kernel.bin", dev_dir);
 	dev_write_file(path, kernel_payload, KSIZE);
-	fdt_create_empty_tree(dtb, sizeof(dtb));
-	fdt_pack(dtb);
+	FDT(fdt_create_empty_tree(dtb, sizeof(dtb)));
+	FDT(fdt_pack(dtb));
 	snprintf(path, sizeof(path), "%s/rom.dtb", dev_dir);
 	dev_write_file(path, dtb, fdt_totalsize(dtb));
 	snprintf(path, sizeof(path), "%s/bl.dtb", dev_dir);

@@ -141,16 +141,16 @@ static size_t make_rom(uint8_t *buf, size_t cap)
 	static const uint8_t modulus[4] = { 1, 2, 3, 4 };
 	int sig, k;
 
-	fdt_create_empty_tree(buf, (int)cap);
+	FDT(fdt_create_empty_tree(buf, (int)cap));
 	sig = fdt_add_subnode(buf, 0, "signature");
-	fdt_setprop_string(buf, sig, "required-mode", "all");
+	FDT(fdt_setprop_string(buf, sig, "required-mode", "all"));
 	k = fdt_add_subnode(buf, sig, "key-dev");
-	fdt_setprop_string(buf, k, "algo", "sha256,rsa2048");
-	fdt_setprop_string(buf, k, "required", "conf");
-	fdt_setprop(buf, k, "rsa,modulus", modulus, sizeof(modulus));
+	FDT(fdt_setprop_string(buf, k, "algo", "sha256,rsa2048"));
+	FDT(fdt_setprop_string(buf, k, "required", "conf"));
+	FDT(fdt_setprop(buf, k, "rsa,modulus", modulus, sizeof(modulus)));
 	k = fdt_add_subnode(buf, sig, "key-recovery");
-	fdt_setprop_string(buf, k, "algo", "sha256,rsa2048");
-	fdt_pack(buf);
+	FDT(fdt_setprop_string(buf, k, "algo", "sha256,rsa2048"));
+	FDT(fdt_pack(buf));
 	return fdt_totalsize(buf);
 }
 

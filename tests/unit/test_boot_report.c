@@ -200,8 +200,8 @@ static void empty_dtb(const char *name)
 	uint8_t dtb[256];
 	char path[128];
 
-	fdt_create_empty_tree(dtb, sizeof(dtb));
-	fdt_pack(dtb);
+	FDT(fdt_create_empty_tree(dtb, sizeof(dtb)));
+	FDT(fdt_pack(dtb));
 	snprintf(path, sizeof(path), "%s/%s", dev_dir, name);
 	dev_write_file(path, dtb, fdt_totalsize(dtb));
 }

@@ -82,6 +82,17 @@ static void rng_bytes(uint8_t *p, size_t n)
 		*p++ = (uint8_t)rng();
 }
 
+/* A number in [0, n) from the seeded generator (not OpenSSL's: replayable). */
+static void rng_below(BIGNUM *x, const BIGNUM *n, BN_CTX *ctx)
+{
+	uint8_t buf[80];
+	int len = BN_num_bytes(n) + 8;
+
+	rng_bytes(buf, (size_t)len);
+	BN_bin2bn(buf, len, x);
+	BN_nnmod(x, x, n, ctx);
+}
+
 static void rng_seed(void)
 {
 	const char *s = getenv("VFIT_TEST_SEED");
@@ -424,12 +435,12 @@ static void points(const struct ref *f)
 
 	/* random key, random and edge scalars (0, 1, small, n-1, n-2, 2^k) */
 	for (i = 0; i < rounds; i++) {
-		BN_rand_range(d, f->n);
+		rng_below(d, f->n, f->ctx);
 		EC_POINT_mul(f->g, q, d, NULL, NULL, f->ctx);
 		if (EC_POINT_is_at_infinity(f->g, q))
 			continue;
-		BN_rand_range(u1, f->n);
-		BN_rand_range(u2, f->n);
+		rng_below(u1, f->n, f->ctx);
+		rng_below(u2, f->n, f->ctx);
 		bad += !mul2_ok(f, u1, u2, q);
 		runs++;
 		for (a = 0; a < sizeof(small) / sizeof(small[0]); a++) {
@@ -456,7 +467,7 @@ static void points(const struct ref *f)
 			BN_sub(d, f->n, d);
 		EC_POINT_mul(f->g, q, d, NULL, NULL, f->ctx);
 		for (i = 0; i < rounds; i++) {
-			BN_rand_range(u1, f->n);
+			rng_below(u1, f->n, f->ctx);
 			for (b = 0; b < 4; b++) {
 				switch (b) {
 				case 0: /* u2 = u1: equal digits */

@@ -232,9 +232,9 @@ static void test_substitution(void)
 		abort();
 	k2 = node(f.b, "/images/kernel-2");
 	memset(evil, 0x01, sizeof(evil));
-	fdt_setprop_inplace(f.b, k2, "data", evil, sizeof(evil));
+	FDT(fdt_setprop_inplace(f.b, k2, "data", evil, sizeof(evil)));
 	vfit_hash(VFIT_HASH_SHA256, evil, sizeof(evil), h);
-	fdt_setprop_inplace(f.b, node(f.b, "/images/kernel-2/hash-1"), "value", h, 32);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, "/images/kernel-2/hash-1"), "value", h, 32));
 	confs = node(f.b, "/configurations");
 	c3 = fdt_add_subnode(f.b, confs, "conf-3");
 	s = fdt_add_subnode(f.b, c3, "signature-1");
@@ -242,14 +242,14 @@ static void test_substitution(void)
 	sig = node(g.b, "/configurations/conf-1/signature-1");
 	fdt_for_each_property_offset(prop, g.b, sig) {
 		v = fdt_getprop_by_offset(g.b, prop, &name, &len);
-		fdt_setprop(f.b, node(f.b, "/configurations/conf-3/signature-1"), name, v, len);
+		FDT(fdt_setprop(f.b, node(f.b, "/configurations/conf-3/signature-1"), name, v, len));
 	}
 	unload(&g);
 	(void)s;
 	c3 = node(f.b, "/configurations/conf-3");
-	fdt_setprop_string(f.b, c3, "kernel", "kernel-2");
-	fdt_setprop_string(f.b, c3, "fdt", "fdt-1");
-	fdt_setprop_string(f.b, confs, "default", "conf-3");
+	FDT(fdt_setprop_string(f.b, c3, "kernel", "kernel-2"));
+	FDT(fdt_setprop_string(f.b, c3, "fdt", "fdt-1"));
+	FDT(fdt_setprop_string(f.b, confs, "default", "conf-3"));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_REQUIRED, "/configurations/conf-3/signature-1",
 	       "value");
@@ -301,7 +301,7 @@ static void test_unit_address(void)
 	load(&f, "conf-sha256");
 	edit(&f);
 	n = fdt_add_subnode(f.b, node(f.b, "/images"), "kernel@evil");
-	fdt_setprop(f.b, n, "data", "evil", 4);
+	FDT(fdt_setprop(f.b, n, "data", "evil", 4));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_UNIT_ADDRESS, "/images/kernel@evil", NULL);
 	unload(&f);
@@ -391,9 +391,9 @@ static void test_clone(void)
 		free(c);
 	}
 	memset(evil, 0x01, sizeof(evil));
-	fdt_setprop_inplace(f.b, node(f.b, "/images/kernel"), "data", evil, sizeof(evil));
+	FDT(fdt_setprop_inplace(f.b, node(f.b, "/images/kernel"), "data", evil, sizeof(evil)));
 	vfit_hash(VFIT_HASH_SHA256, evil, sizeof(evil), h);
-	fdt_setprop_inplace(f.b, node(f.b, "/images/kernel/hash-1"), "value", h, 32);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, "/images/kernel/hash-1"), "value", h, 32));
 	hnl = 0;
 	memcpy(hn + hnl, "/", 2);
 	hnl += 2;
@@ -403,8 +403,8 @@ static void test_clone(void)
 		memcpy(hn + hnl, paths[i], strlen(paths[i]) + 1);
 		hnl += strlen(paths[i]) + 1;
 	}
-	fdt_setprop(f.b, node(f.b, "/configurations/conf-1/signature-1"), "hashed-nodes", hn,
-		    (int)hnl);
+	FDT(fdt_setprop(f.b, node(f.b, "/configurations/conf-1/signature-1"), "hashed-nodes", hn,
+		    (int)hnl));
 	done(&f);
 
 	/* The attacker's list reproduces the signed message exactly... */
@@ -443,13 +443,13 @@ static void test_hashed_strings(void)
 	size = fdt_size_dt_strings(f.b);
 	cells[0] = 0;
 	cells[1] = cpu_to_fdt32(size + 1);
-	fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8));
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_STRINGS_BOUNDS, sig, "hashed-strings");
 	cells[1] = cpu_to_fdt32(0xffffffff);
-	fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8));
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_STRINGS_BOUNDS, sig, "hashed-strings");
 	cells[1] = cpu_to_fdt32(size);
-	fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8));
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_REQUIRED, sig, "value");
 	unload(&f);
 
@@ -458,9 +458,9 @@ static void test_hashed_strings(void)
 	cells[0] = cpu_to_fdt32(0x1234);
 	memcpy(&cells[1], (const uint8_t *)fdt_getprop(f.b, node(f.b, sig), "hashed-strings",
 						       NULL) + 4, 4);
-	fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, sig), "hashed-strings", cells, 8));
 	edit(&f);
-	fdt_setprop(f.b, node(f.b, sig), "hashed-nodes", "x", 1);
+	FDT(fdt_setprop(f.b, node(f.b, sig), "hashed-nodes", "x", 1));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_OK, NULL, NULL);
 	unload(&f);
@@ -520,20 +520,20 @@ static void test_external(void)
 	load(&f, "conf-ext");
 	off = fdt32_to_cpu(*(const fdt32_t *)fdt_getprop(f.b, node(f.b, "/images/kernel"),
 							 "data-offset", NULL));
-	fdt_setprop_inplace_u32(f.b, node(f.b, "/images/fdt-1"), "data-offset", off + 8);
+	FDT(fdt_setprop_inplace_u32(f.b, node(f.b, "/images/fdt-1"), "data-offset", off + 8));
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_DATA_OVERLAP, NULL, NULL);
 	unload(&f);
 
 	/* data-size missing, data-offset of a wrong length. */
 	load(&f, "conf-ext");
 	edit(&f);
-	fdt_delprop(f.b, node(f.b, "/images/kernel"), "data-size");
+	FDT(fdt_delprop(f.b, node(f.b, "/images/kernel"), "data-size"));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_MISSING, "/images/kernel", "data-size");
 	unload(&f);
 	load(&f, "conf-ext");
 	edit(&f);
-	fdt_setprop_u64(f.b, node(f.b, "/images/kernel"), "data-offset", 0);
+	FDT(fdt_setprop_u64(f.b, node(f.b, "/images/kernel"), "data-offset", 0));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, "/images/kernel", "data-offset");
 	unload(&f);
@@ -595,12 +595,12 @@ static void test_tamper(void)
 	int len, k, prop;
 
 	load(&f, "conf-sha256");
-	fdt_setprop_inplace_u32(f.b, node(f.b, "/images/kernel"), "load", 0x1000);
+	FDT(fdt_setprop_inplace_u32(f.b, node(f.b, "/images/kernel"), "load", 0x1000));
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_REQUIRED, sig, "value");
 	unload(&f);
 
 	load(&f, "conf-sha256");
-	fdt_setprop_inplace(f.b, node(f.b, "/images/kernel"), "compression", "gzip", 5);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, "/images/kernel"), "compression", "gzip", 5));
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_REQUIRED, sig, "value");
 	unload(&f);
 
@@ -626,7 +626,7 @@ static void test_tamper(void)
 
 		p = (uint8_t *)(uintptr_t)fdt_getprop(f.b, node(f.b, sig), "value", &len);
 		memcpy(v, p + 1, (size_t)len - 1);
-		fdt_setprop(f.b, node(f.b, sig), "value", v, len - 1);
+		FDT(fdt_setprop(f.b, node(f.b, sig), "value", v, len - 1));
 	}
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_SIG_LENGTH, sig, "value");
@@ -635,7 +635,7 @@ static void test_tamper(void)
 	/* A hash node removed from a signed image (fit-format.md §3.3: no hash nodes). */
 	load(&f, "conf-sha256");
 	edit(&f);
-	fdt_del_node(f.b, node(f.b, "/images/ramdisk-1/hash-1"));
+	FDT(fdt_del_node(f.b, node(f.b, "/images/ramdisk-1/hash-1")));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_NO_HASH, "/images/ramdisk-1", NULL);
 	unload(&f);
@@ -674,14 +674,14 @@ static void test_tamper(void)
 
 	/* Unsigned FIT (no required key, allowed): unknown hash algo, wrong length. */
 	load(&f, "conf-sha256");
-	fdt_setprop_inplace(f.b, node(f.b, "/images/kernel/hash-1"), "algo", "sha257", 7);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, "/images/kernel/hash-1"), "algo", "sha257", 7));
 	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
 			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_UNSUPPORTED,
 	       "/images/kernel/hash-1", "algo");
 	unload(&f);
 	load(&f, "conf-sha256");
 	edit(&f);
-	fdt_setprop(f.b, node(f.b, "/images/kernel/hash-1"), "value", "short", 5);
+	FDT(fdt_setprop(f.b, node(f.b, "/images/kernel/hash-1"), "value", "short", 5));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
 			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_HASH_LENGTH,
@@ -708,13 +708,13 @@ static void test_tamper(void)
 	/* Mandatory root properties. */
 	load(&f, "conf-sha256");
 	edit(&f);
-	fdt_delprop(f.b, 0, "description");
+	FDT(fdt_delprop(f.b, 0, "description"));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_MISSING, "/", "description");
 	unload(&f);
 	load(&f, "conf-sha256");
 	edit(&f);
-	fdt_setprop_u64(f.b, 0, "timestamp", 1);
+	FDT(fdt_setprop_u64(f.b, 0, "timestamp", 1));
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, "/", "timestamp");
 	unload(&f);
@@ -732,8 +732,8 @@ static void test_mix(void)
 	load(&f, "image-sigs");
 	edit(&f);
 	c = fdt_add_subnode(f.b, node(f.b, "/configurations"), "conf-mix");
-	fdt_setprop_string(f.b, c, "kernel", "kernel");
-	fdt_setprop_string(f.b, c, "ramdisk", "fdt-1");
+	FDT(fdt_setprop_string(f.b, c, "kernel", "kernel"));
+	FDT(fdt_setprop_string(f.b, c, "ramdisk", "fdt-1"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_CONF].p, fuzz_ctl[CTL_CONF].len, "conf-mix", 0),
 	       VFIT_ERR_NO_SIGNATURE, mix, NULL);
@@ -750,12 +750,12 @@ static void test_mix(void)
 	edit(&f);
 	k = fdt_add_subnode(f.b, node(f.b, "/images"), "evil");
 	memset(evil, 0x01, sizeof(evil));
-	fdt_setprop(f.b, k, "data", evil, sizeof(evil));
+	FDT(fdt_setprop(f.b, k, "data", evil, sizeof(evil)));
 	k = fdt_add_subnode(f.b, k, "hash-1");
-	fdt_setprop_string(f.b, k, "algo", "sha512");
+	FDT(fdt_setprop_string(f.b, k, "algo", "sha512"));
 	vfit_hash(VFIT_HASH_SHA512, evil, sizeof(evil), h);
-	fdt_setprop(f.b, k, "value", h, 64);
-	fdt_setprop_string(f.b, node(f.b, "/configurations/conf-1"), "ramdisk", "evil");
+	FDT(fdt_setprop(f.b, k, "value", h, 64));
+	FDT(fdt_setprop_string(f.b, node(f.b, "/configurations/conf-1"), "ramdisk", "evil"));
 	done(&f);
 	EXPECT(verify(&f, CTL_IMAGE), VFIT_ERR_NO_SIGNATURE, "/images/evil", NULL);
 	CHECK(!res.in_control, "blamed on the image");
@@ -813,15 +813,15 @@ static void key_node(void *ctl, const char *name, EVP_PKEY *pkey, const char *al
 	k = fdt_add_subnode(ctl, sig, kname);
 	if (k < 0)
 		abort();
-	fdt_setprop_string(ctl, k, "key-name-hint", name);
-	fdt_setprop_u32(ctl, k, "rsa,num-bits", (uint32_t)bits);
-	fdt_setprop_u32(ctl, k, "rsa,n0-inverse", (uint32_t)BN_get_word(r));
-	fdt_setprop(ctl, k, "rsa,exponent", ex, 8);
-	fdt_setprop(ctl, k, "rsa,modulus", mod, bytes);
-	fdt_setprop(ctl, k, "rsa,r-squared", rr, bytes);
-	fdt_setprop_string(ctl, k, "algo", algo);
+	FDT(fdt_setprop_string(ctl, k, "key-name-hint", name));
+	FDT(fdt_setprop_u32(ctl, k, "rsa,num-bits", (uint32_t)bits));
+	FDT(fdt_setprop_u32(ctl, k, "rsa,n0-inverse", (uint32_t)BN_get_word(r)));
+	FDT(fdt_setprop(ctl, k, "rsa,exponent", ex, 8));
+	FDT(fdt_setprop(ctl, k, "rsa,modulus", mod, bytes));
+	FDT(fdt_setprop(ctl, k, "rsa,r-squared", rr, bytes));
+	FDT(fdt_setprop_string(ctl, k, "algo", algo));
 	if (required)
-		fdt_setprop_string(ctl, k, "required", required);
+		FDT(fdt_setprop_string(ctl, k, "required", required));
 	BN_free(n);
 	BN_free(e);
 	BN_free(r);
@@ -860,7 +860,7 @@ static void resign(struct fit *f, EVP_PKEY *pkey)
 
 	cells[0] = 0;
 	cells[1] = cpu_to_fdt32(fdt_size_dt_strings(f->b));
-	fdt_setprop_inplace(f->b, sig, "hashed-strings", cells, 8);
+	FDT(fdt_setprop_inplace(f->b, sig, "hashed-strings", cells, 8));
 	if (vfit_conf_nodes(f->b, conf, &list, NULL))
 		abort();
 	digest_of(f->b, &list, fdt_size_dt_strings(f->b), digest);
@@ -879,7 +879,7 @@ static void *new_ctl(void)
 {
 	void *ctl = calloc(1, 16384);
 
-	fdt_create_empty_tree(ctl, 16384);
+	FDT(fdt_create_empty_tree(ctl, 16384));
 	return ctl;
 }
 
@@ -901,54 +901,54 @@ static void test_keys(EVP_PKEY *dev, EVP_PKEY *prod)
 	/* A required key that did not sign the FIT ("prod" missing from the FIT). */
 	key_node(ctl, "prod", prod, "sha256,rsa2048", "conf");
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_REQUIRED, sig, "value");
-	fdt_setprop_string(ctl, fdt_path_offset(ctl, "/signature"), "required-mode", "any");
+	FDT(fdt_setprop_string(ctl, fdt_path_offset(ctl, "/signature"), "required-mode", "any"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
-	fdt_setprop_string(ctl, fdt_path_offset(ctl, "/signature"), "required-mode", "all");
+	FDT(fdt_setprop_string(ctl, fdt_path_offset(ctl, "/signature"), "required-mode", "all"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_REQUIRED, NULL, NULL);
-	fdt_del_node(ctl, fdt_path_offset(ctl, "/signature/key-prod"));
+	FDT(fdt_del_node(ctl, fdt_path_offset(ctl, "/signature/key-prod")));
 
 	/* Algorithm confusion: key node says sha1, signature says sha256. */
 	k = fdt_path_offset(ctl, "/signature/key-dev");
-	fdt_setprop_string(ctl, k, "algo", "sha1,rsa2048");
+	FDT(fdt_setprop_string(ctl, k, "algo", "sha1,rsa2048"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, sig, "value");
 	/* ...and the signature says sha1 with a sha256 key node. */
-	fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048");
+	FDT(fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048"));
 	edit(&f);
-	fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha1,rsa2048");
+	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha1,rsa2048"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, sig, "value");
 	/* rsa4096 in both algos, but a 2048-bit key. */
 	edit(&f);
-	fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa4096");
+	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa4096"));
 	done(&f);
-	fdt_setprop_string(ctl, k, "algo", "sha256,rsa4096");
+	FDT(fdt_setprop_string(ctl, k, "algo", "sha256,rsa4096"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
 	/* num-bits lying about a 2048-bit modulus. */
-	fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048");
+	FDT(fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048"));
 	edit(&f);
-	fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa2048");
+	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa2048"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
-	fdt_setprop_u32(ctl, k, "rsa,num-bits", 3072);
+	FDT(fdt_setprop_u32(ctl, k, "rsa,num-bits", 3072));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
-	fdt_setprop_u32(ctl, k, "rsa,num-bits", 2048);
+	FDT(fdt_setprop_u32(ctl, k, "rsa,num-bits", 2048));
 	/* Key node without algo. */
-	fdt_delprop(ctl, k, "algo");
+	FDT(fdt_delprop(ctl, k, "algo"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
-	fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048");
+	FDT(fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048"));
 	/* Unknown algorithms: ECDSA is not supported, nor unknown names. */
 	edit(&f);
-	fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,ecdsa256");
+	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,ecdsa256"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED, sig, "algo");
 	edit(&f);
-	fdt_delprop(f.b, node(f.b, sig), "algo");
+	FDT(fdt_delprop(f.b, node(f.b, sig), "algo"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_MISSING, sig, "algo");
 	/* A padding name other than pkcs-1.5 / pss. */
 	edit(&f);
-	fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa2048");
-	fdt_setprop_string(f.b, node(f.b, sig), "padding", "pkcs-2.0");
+	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,rsa2048"));
+	FDT(fdt_setprop_string(f.b, node(f.b, sig), "padding", "pkcs-2.0"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED, sig, "padding");
 	unload(&f);
@@ -994,45 +994,45 @@ static void test_policy(EVP_PKEY *dev, EVP_PKEY *prod)
 	resign(&f, dev);
 	key_node(ctl, "dev", dev, "sha256,rsa2048", "conf");
 	key_node(ctl, "prod", prod, "sha256,rsa2048", "conf");
-	fdt_setprop_string(ctl, KEYS, "required-mode", "all");
+	FDT(fdt_setprop_string(ctl, KEYS, "required-mode", "all"));
 	/* The well-formed policy refuses a FIT only dev signed... */
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_REQUIRED, NULL, NULL);
 	for (i = 0; i < sizeof(bad_required) / sizeof(bad_required[0]); i++) {
-		fdt_setprop(ctl, KP, "required", bad_required[i].v, bad_required[i].len);
+		FDT(fdt_setprop(ctl, KP, "required", bad_required[i].v, bad_required[i].len));
 		/* ...and so does every malformed spelling of it. */
 		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_CONTROL,
 		       "/signature/key-prod", "required");
 		CHECK(res.in_control, "required %u: the control DTB is blamed", i);
 	}
 	/* A malformed value on the key that did sign fails closed too. */
-	fdt_setprop_string(ctl, KP, "required", "conf");
-	fdt_setprop_string(ctl, KEYS, "required-mode", "any");
+	FDT(fdt_setprop_string(ctl, KP, "required", "conf"));
+	FDT(fdt_setprop_string(ctl, KEYS, "required-mode", "any"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
-	fdt_setprop(ctl, KD, "required", "conf\0", 6);
+	FDT(fdt_setprop(ctl, KD, "required", "conf\0", 6));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_CONTROL,
 	       "/signature/key-dev", "required");
-	fdt_setprop_string(ctl, KD, "required", "conf");
+	FDT(fdt_setprop_string(ctl, KD, "required", "conf"));
 	for (i = 0; i < sizeof(bad_mode) / sizeof(bad_mode[0]); i++) {
-		fdt_setprop(ctl, KEYS, "required-mode", bad_mode[i].v, bad_mode[i].len);
+		FDT(fdt_setprop(ctl, KEYS, "required-mode", bad_mode[i].v, bad_mode[i].len));
 		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_CONTROL, "/signature",
 		       "required-mode");
 	}
-	fdt_setprop_string(ctl, KEYS, "required-mode", "any");
+	FDT(fdt_setprop_string(ctl, KEYS, "required-mode", "any"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
 
 	/* RSA key properties of any other size are a bad key, not a default. */
-	fdt_delprop(ctl, KP, "required");
-	fdt_setprop_u32(ctl, KD, "rsa,exponent", 65537);
+	FDT(fdt_delprop(ctl, KP, "required"));
+	FDT(fdt_setprop_u32(ctl, KD, "rsa,exponent", 65537));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY,
 	       "/configurations/conf-1/signature-1", "value");
-	fdt_setprop(ctl, KD, "rsa,exponent", "\0\0\0\0\0\1\0\1\0\0\0\0", 12);
+	FDT(fdt_setprop(ctl, KD, "rsa,exponent", "\0\0\0\0\0\1\0\1\0\0\0\0", 12));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, NULL, NULL);
-	fdt_setprop(ctl, KD, "rsa,exponent", "\0\0\0\0\0\1\0\1", 8);
+	FDT(fdt_setprop(ctl, KD, "rsa,exponent", "\0\0\0\0\0\1\0\1", 8));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
 	/* Absent: 65537, as keys written before U-Boot stored the exponent. */
-	fdt_delprop(ctl, KD, "rsa,exponent");
+	FDT(fdt_delprop(ctl, KD, "rsa,exponent"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
-	fdt_setprop(ctl, KD, "rsa,n0-inverse", "\0\0\0\0\0", 5);
+	FDT(fdt_setprop(ctl, KD, "rsa,n0-inverse", "\0\0\0\0\0", 5));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, NULL, NULL);
 	unload(&f);
 	free(ctl);
@@ -1118,11 +1118,11 @@ static void test_weak_hash(EVP_PKEY *dev)
 
 			memcpy(sha, fdt_getprop(f.b, node(f.b, h1), "value", NULL), 32);
 			n = fdt_add_subnode(f.b, node(f.b, k), "hash-2");
-			fdt_setprop_string(f.b, n, "algo", "sha256");
-			fdt_setprop(f.b, node(f.b, "/images/kernel/hash-2"), "value", sha, 32);
+			FDT(fdt_setprop_string(f.b, n, "algo", "sha256"));
+			FDT(fdt_setprop(f.b, node(f.b, "/images/kernel/hash-2"), "value", sha, 32));
 		}
-		fdt_setprop_string(f.b, node(f.b, h1), "algo", "crc32");
-		fdt_setprop(f.b, node(f.b, h1), "value", crc, 4);
+		FDT(fdt_setprop_string(f.b, node(f.b, h1), "algo", "crc32"));
+		FDT(fdt_setprop(f.b, node(f.b, h1), "value", crc, 4));
 		done(&f);
 		resign(&f, dev);
 		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), i ? VFIT_OK : VFIT_ERR_WEAK_HASH,
@@ -1132,7 +1132,7 @@ static void test_weak_hash(EVP_PKEY *dev)
 		CHECK(crc_forge_tail(crc, forged, (size_t)len - 4) ==
 		      ((uint32_t)crc[0] << 24 | (uint32_t)crc[1] << 16 | (uint32_t)crc[2] << 8 | crc[3]),
 		      "forged payload keeps the CRC-32");
-		fdt_setprop_inplace(f.b, node(f.b, k), "data", forged, len);
+		FDT(fdt_setprop_inplace(f.b, node(f.b, k), "data", forged, len));
 		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0),
 		       i ? VFIT_ERR_HASH : VFIT_ERR_WEAK_HASH, i ? "/images/kernel/hash-2" : k, NULL);
 		/* Unsigned: the CRC is the integrity check, and it holds. */
@@ -1148,8 +1148,8 @@ static void test_weak_hash(EVP_PKEY *dev)
 		uint8_t md5[16];
 
 		vfit_hash(VFIT_HASH_MD5, data, (size_t)len, md5);
-		fdt_setprop_string(f.b, node(f.b, h1), "algo", "md5");
-		fdt_setprop(f.b, node(f.b, h1), "value", md5, 16);
+		FDT(fdt_setprop_string(f.b, node(f.b, h1), "algo", "md5"));
+		FDT(fdt_setprop(f.b, node(f.b, h1), "value", md5, 16));
 	}
 	done(&f);
 	resign(&f, dev);
@@ -1170,8 +1170,8 @@ static void test_cipher(EVP_PKEY *dev)
 	load(&f, "conf-sha256");
 	edit(&f);
 	c = fdt_add_subnode(f.b, node(f.b, "/images/kernel"), "cipher");
-	fdt_setprop_string(f.b, c, "algo", "aes256");
-	fdt_setprop_string(f.b, c, "key-name-hint", "aeskey");
+	FDT(fdt_setprop_string(f.b, c, "algo", "aes256"));
+	FDT(fdt_setprop_string(f.b, c, "key-name-hint", "aeskey"));
 	done(&f);
 	resign(&f, dev);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED,
@@ -1191,14 +1191,14 @@ static void test_dm_verity(EVP_PKEY *dev)
 	load(&f, "conf-sha256");
 	edit(&f);
 	v = fdt_add_subnode(f.b, node(f.b, "/images/ramdisk-1"), "dm-verity");
-	fdt_setprop_string(f.b, v, "algo", "sha256");
-	fdt_setprop(f.b, v, "digest", "0123456789abcdef0123456789abcdef", 32);
-	fdt_setprop(f.b, v, "salt", "saltsaltsaltsalt", 16);
+	FDT(fdt_setprop_string(f.b, v, "algo", "sha256"));
+	FDT(fdt_setprop(f.b, v, "digest", "0123456789abcdef0123456789abcdef", 32));
+	FDT(fdt_setprop(f.b, v, "salt", "saltsaltsaltsalt", 16));
 	done(&f);
 	resign(&f, dev);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
-	fdt_setprop_inplace(f.b, node(f.b, "/images/ramdisk-1/dm-verity"), "digest",
-			    "X123456789abcdef0123456789abcdef", 32);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, "/images/ramdisk-1/dm-verity"), "digest",
+			    "X123456789abcdef0123456789abcdef", 32));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_REQUIRED,
 	       "/configurations/conf-1/signature-1", "value");
 	unload(&f);
@@ -1270,7 +1270,7 @@ static void test_bleichenbacher(void)
 	x = cbrt_bn(t, bc);
 	BN_add_word(x, 1);
 	BN_bn2binpad(x, s, sizeof(s));
-	fdt_setprop_inplace(f.b, node(f.b, "/configurations/conf-1/signature-1"), "value", s, 256);
+	FDT(fdt_setprop_inplace(f.b, node(f.b, "/configurations/conf-1/signature-1"), "value", s, 256));
 
 	/* The forgery is real: s^3 mod n carries the expected prefix... */
 	vfit_key_load(ctl, fdt_path_offset(ctl, "/signature/key-dev"), "sha256,rsa2048", 15, &key);
@@ -1314,7 +1314,7 @@ static void test_limits(void)
 
 	load(&f, "conf-sha256");
 	edit(&f);
-	fdt_setprop_string(f.b, node(f.b, "/configurations/conf-2"), "kernel", "nope");
+	FDT(fdt_setprop_string(f.b, node(f.b, "/configurations/conf-2"), "kernel", "nope"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[0].p, fuzz_ctl[0].len, "conf-2", 0),
 	       VFIT_ERR_MISSING, "/configurations/conf-2", "kernel");
@@ -1351,7 +1351,7 @@ static void test_no_keys_root(void)
 		val = fdt_getprop_by_offset(src, prop, &name, &len);
 		CHECK(val && !fdt_setprop(ctl, 0, name, val, len), "copy %s", name);
 	}
-	fdt_pack(ctl);
+	FDT(fdt_pack(ctl));
 	load(&f, "image-sigs");
 	EXPECT(verify_ctl(&f, f.len, ctl, fdt_totalsize(ctl), NULL, VFIT_VERIFY_ALLOW_UNENFORCED),
 	       VFIT_OK, NULL, NULL);
@@ -1409,7 +1409,7 @@ static void test_prop_after_subnode(void)
 		memcpy(copy, f.b + fdt_off_dt_struct(f.b) + off, (size_t)(next - off));
 		subtree(f.b, k, &start, &end);
 		insert(&f, end - 4, copy, (size_t)(next - off));
-		fdt_delprop(f.b, k, "data");
+		FDT(fdt_delprop(f.b, k, "data"));
 		free(copy);
 	}
 	done(&f);
@@ -1430,7 +1430,7 @@ static void test_repeated_refs(void)
 
 	load(&f, "image-sigs");
 	edit(&f);
-	fdt_setprop(f.b, node(f.b, "/configurations/conf-1"), "loadables", refs, sizeof(refs));
+	FDT(fdt_setprop(f.b, node(f.b, "/configurations/conf-1"), "loadables", refs, sizeof(refs)));
 	done(&f);
 	EXPECT(verify(&f, CTL_IMAGE), VFIT_OK, NULL, NULL);
 	for (i = 0; i < res.nchecks; i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <libfdt.h>
+#include <openssl/sha.h>
 
 #include "check.h"
 #include "vfit/fit.h"
@@ -235,7 +236,7 @@ static void test_regions(void)
 	n = span(want, n, z, endroot + 8);             /* z, images, root END, FDT_END */
 	memcpy(want + n, blob + fdt_off_dt_strings(blob), 7);
 	n += 7;
-	vfit_hash(VFIT_HASH_SHA256, want, n, exp);
+	SHA256(want, n, exp);          /* OpenSSL, not the code under test */
 
 	l.count = 2;
 	l.offset[0] = 0;
@@ -253,7 +254,7 @@ static void test_regions(void)
 	n = span(want, n, b, d);
 	n = span(want, n, u, endroot + 8);
 	memcpy(want + n, blob + fdt_off_dt_strings(blob), 7);
-	vfit_hash(VFIT_HASH_SHA256, want, n + 7, exp);
+	SHA256(want, n + 7, exp);
 	digest(&l, 7, got);
 	CHECK(!memcmp(got, exp, 32), "message with b listed");
 

@@ -129,8 +129,8 @@ static uint8_t *padded(long nops, long sibs, size_t *len)
 	pad = fdt_add_subnode(b, fdt_path_offset(b, "/images"), "pad");
 	if (pad < 0 || fdt_setprop_placeholder(b, pad, "x", (int)(nops * 4 - 12), &p))
 		abort();
-	fdt_nop_property(b, fdt_path_offset(b, "/images/pad"), "x");
-	fdt_pack(b);
+	FDT(fdt_nop_property(b, fdt_path_offset(b, "/images/pad"), "x"));
+	FDT(fdt_pack(b));
 	*len = fdt_totalsize(b);
 	free(seed);
 	return b;
@@ -317,7 +317,7 @@ static void sign(uint8_t *b, const char *conf_name)
 	conf = fdt_path_offset(b, path);
 	snprintf(path, sizeof(path), "/configurations/%s/signature-1", conf_name);
 	sig = fdt_path_offset(b, path);
-	fdt_setprop_inplace(b, sig, "hashed-strings", cells, 8);
+	FDT(fdt_setprop_inplace(b, sig, "hashed-strings", cells, 8));
 	if (vfit_conf_nodes(b, conf, &list, NULL))
 		abort();
 	vfit_hash_init(&h, VFIT_HASH_SHA256);
@@ -331,7 +331,7 @@ static void sign(uint8_t *b, const char *conf_name)
 	if (EVP_PKEY_sign(c, out, &olen, digest, 32) <= 0)
 		abort();
 	EVP_PKEY_CTX_free(c);
-	fdt_setprop_inplace(b, sig, "value", out, 256);
+	FDT(fdt_setprop_inplace(b, sig, "value", out, 256));
 }
 
 static void test_many_dtbs(void)
@@ -506,7 +506,7 @@ static void test_hash_nodes(void)
 	size_t len;
 	uint8_t *b;
 
-	fdt_create_empty_tree(none, 16384);
+	FDT(fdt_create_empty_tree(none, 16384));
 	/* 16 nodes over 5 algorithms: the payload is hashed 5 times, not 16. */
 	b = hashes_fit(mix, 16, 0, size, &len);
 	hashed = 0;
@@ -550,7 +550,7 @@ static void make_ctl(void)
 		abort();
 	EVP_PKEY_CTX_free(c);
 	ctl = calloc(1, 16384);
-	fdt_create_empty_tree(ctl, 16384);
+	FDT(fdt_create_empty_tree(ctl, 16384));
 	if (vfit_rsa_keynode_write(ctl, "dev", &pub, "sha256,rsa2048", "conf"))
 		abort();
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <libfdt.h>
+#include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 
@@ -42,10 +43,7 @@ static void write_file(const char *name, const char *text)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		printf("FAIL cannot write %s\n", path);
-		exit(1);
-	}
+	REQUIRE(f && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", path);
 }
 
 static uint8_t *read_blob(const char *name, size_t *len)
@@ -182,6 +180,47 @@ static void one_size(unsigned bits)
 	}
 }
 
+/*
+ * rsa,n0-inverse and rsa,r-squared recomputed from rsa,modulus with
+ * OpenSSL's BN, not taken from the code under test: -n^-1 mod 2^32 and
+ * 2^(2 * num-bits) mod n.
+ */
+static void montgomery_props(const void *buf, int node, unsigned bits)
+{
+	const uint8_t *mod, *rr;
+	const fdt32_t *cell;
+	BIGNUM *n = BN_new(), *r = BN_new(), *w = BN_new(), *inv = BN_new();
+	BN_CTX *bc = BN_CTX_new();
+	uint8_t want[512];
+	int mlen, rlen, clen;
+
+	mod = fdt_getprop(buf, node, "rsa,modulus", &mlen);
+	rr = fdt_getprop(buf, node, "rsa,r-squared", &rlen);
+	cell = fdt_getprop(buf, node, "rsa,n0-inverse", &clen);
+	REQUIRE(n && r && w && inv && bc, "BN allocation");
+	if (!CHECK(mod && rr && cell && mlen == (int)bits / 8 && rlen == mlen && clen == 4,
+		   "modulus/r-squared/n0-inverse properties missing or mis-sized"))
+		goto out;
+	BN_bin2bn(mod, mlen, n);
+	BN_set_word(w, 1);
+	BN_lshift(w, w, 32);                    /* w = 2^32 */
+	REQUIRE(BN_nnmod(r, n, w, bc) && BN_mod_inverse(inv, r, w, bc) && BN_sub(r, w, inv),
+		"n^-1 mod 2^32");
+	CHECK(fdt32_to_cpu(*cell) == BN_get_word(r), "rsa,n0-inverse 0x%08x, OpenSSL says 0x%08lx",
+	      fdt32_to_cpu(*cell), (unsigned long)BN_get_word(r));
+	BN_set_word(w, 1);
+	REQUIRE(BN_lshift(w, w, 2 * (int)bits) && BN_nnmod(r, w, n, bc) &&
+		BN_bn2binpad(r, want, mlen) == mlen, "2^2k mod n");
+	CHECK(!memcmp(rr, want, (size_t)mlen), "rsa,r-squared differs from OpenSSL's 2^%u mod n",
+	      2 * bits);
+out:
+	BN_free(n);
+	BN_free(r);
+	BN_free(w);
+	BN_free(inv);
+	BN_CTX_free(bc);
+}
+
 /* The node's properties read back as fit-format.md §4.2 describes. */
 static void layout(void)
 {
@@ -214,8 +253,7 @@ static void layout(void)
 	CHECK(i == 8, "%d properties", i);
 	cell = fdt_getprop(buf, node, "rsa,num-bits", &len);
 	CHECK(cell && len == 4 && fdt32_to_cpu(*cell) == 2048, "rsa,num-bits");
-	cell = fdt_getprop(buf, node, "rsa,n0-inverse", &len);
-	CHECK(cell && len == 4 && fdt32_to_cpu(*cell) == pub.n0inv, "rsa,n0-inverse");
+	montgomery_props(buf, node, 2048);
 	e = fdt_getprop(buf, node, "rsa,exponent", &len);
 	CHECK(e && len == 8 && fdt64_to_cpu(*e) == 65537, "rsa,exponent");
 	CHECK(fdt_getprop(buf, node, "rsa,modulus", &len) && len == 256, "rsa,modulus");
@@ -239,10 +277,7 @@ int main(void)
 	size_t i;
 
 	snprintf(dir, sizeof(dir), "/tmp/vfit-keys-XXXXXX");
-	if (!mkdtemp(dir)) {
-		printf("FAIL mkdtemp\n");
-		return 1;
-	}
+	REQUIRE(mkdtemp(dir), "mkdtemp %s", dir);
 	layout();
 	if (!CHECK(run("mkdir -p %s/keys && printf 'kernel image\\n' > %s/data.bin", dir, dir) == 0,
 		   "setup"))

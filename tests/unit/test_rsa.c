@@ -12,7 +12,6 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
-#include <openssl/rand.h>
 #include <openssl/rsa.h>
 
 #include "check.h"
@@ -126,7 +125,7 @@ static void raw_public_checks(EVP_PKEY *pkey, const struct vfit_rsa_key *key, in
 
 	for (r = 0; r < rounds + 3; r++) {
 		if (r < rounds) {
-			RAND_bytes(s, (int)k);
+			check_rand_bytes(s, k);
 			s[0] %= key->modulus[0];
 		} else if (r == rounds) {
 			memset(s, 0, k);
@@ -158,7 +157,7 @@ static void sign_verify(EVP_PKEY *pkey, const struct vfit_rsa_key *key, int msgs
 		size_t mlen = (size_t)m * 7 % sizeof(msg), hlen = vfit_hash_size(h), slen;
 		int max_salt = (int)(k - hlen - 2);
 
-		RAND_bytes(msg, (int)sizeof(msg));
+		check_rand_bytes(msg, sizeof(msg));
 		vfit_hash(h, msg, mlen, digest);
 		vfit_hash(hashes[ho].h, msg, mlen, other);
 
@@ -535,6 +534,7 @@ int main(void)
 	const char *q = getenv("VFIT_TEST_QUICK");
 
 	quick = q && *q && strcmp(q, "0");
+	check_seed(1);
 	key_checks();
 	host_checks();
 	forgeries();

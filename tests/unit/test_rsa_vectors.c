@@ -30,10 +30,7 @@ static uint8_t *unhex_alloc(const char *hex, size_t *len)
 	if (!b)
 		abort();
 	r = check_unhex(hex, n, b, n / 2 + 1);
-	if (r < 0) {
-		printf("FAIL bad hex '%.40s'\n", hex);
-		abort();
-	}
+	REQUIRE(r >= 0, "bad hex '%.40s'", hex);
 	*len = (size_t)r;
 	return b;
 }

@@ -19,12 +19,42 @@
 #include "check.h"
 #include "vfit/hash.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 /* How a digest is computed: the per-algorithm API with a forced path, or the generic one. */
 enum path { P_PORTABLE, P_ACCEL, P_GENERIC, NPATHS };
 
 static const char *const path_name[NPATHS] = { "portable", "accel", "generic" };
 
 static int quick;
+/* The accelerated path is tested (the CPU has it, and VFIT_TEST_HIDE_CPU does not hide it). */
+static int accel;
+
+/*
+ * Whether vfit should find SHA instructions, asked independently of the
+ * library: x86 CPUID.(7,0):EBX bit 29 (SHA) with CPUID.1:ECX bits 9 and 19
+ * (SSSE3, SSE4.1); on ARM, a build for the crypto extensions promises them.
+ */
+static int cpu_has_sha(void)
+{
+#if defined(__x86_64__)
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) < 7)
+		return 0;
+	__cpuid_count(7, 0, a, b, c, d);
+	if (!(b >> 29 & 1))
+		return 0;
+	__cpuid(1, a, b, c, d);
+	return (c >> 9 & 1) && (c >> 19 & 1);
+#elif defined(__ARM_FEATURE_SHA2) || defined(__ARM_FEATURE_CRYPTO)
+	return 1;
+#else
+	return 0;
+#endif
+}
 
 static int is_sha2_512(enum vfit_hash a)
 {
@@ -36,7 +66,7 @@ static int path_ok(enum vfit_hash a, enum path p)
 {
 	if (p != P_ACCEL)
 		return 1;
-	return !is_sha2_512(a) && vfit_hash_have_accel(a);
+	return !is_sha2_512(a) && accel;
 }
 
 /*
@@ -460,7 +490,7 @@ static void names(void)
 	      !vfit_hash_have_accel(VFIT_HASH_INVALID), "have_accel only for sha1/224/256");
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	static const enum vfit_hash nist[] = {
 		VFIT_HASH_SHA1, VFIT_HASH_SHA256, VFIT_HASH_SHA384, VFIT_HASH_SHA512,
@@ -473,12 +503,22 @@ int main(void)
 	enum path p;
 	size_t i;
 
+	(void)argc;
+#if defined(__x86_64__)
+	accel = check_cpu(cpu_has_sha(), "sha-ni", argv);
+#else
+	/* elsewhere the path exists only in builds for the instructions */
+	(void)argv;
+	accel = cpu_has_sha();
+#endif
+	CHECK(vfit_hash_have_accel(VFIT_HASH_SHA256) == cpu_has_sha() &&
+	      vfit_hash_have_accel(VFIT_HASH_SHA1) == cpu_has_sha(),
+	      "vfit_hash_have_accel says %d/%d, the CPU %d",
+	      vfit_hash_have_accel(VFIT_HASH_SHA256), vfit_hash_have_accel(VFIT_HASH_SHA1),
+	      cpu_has_sha());
 	quick = getenv("VFIT_TEST_QUICK") != NULL;
-	srand(1);
+	srand((unsigned)check_seed(1));
 	fill_random(data, sizeof(data));
-	if (!vfit_hash_have_accel(VFIT_HASH_SHA256) || !vfit_hash_have_accel(VFIT_HASH_SHA1))
-		printf("NOTE: this CPU has no SHA instructions vfit can use: "
-		       "accelerated paths not tested\n");
 
 	for (i = 0; i < sizeof(nist) / sizeof(nist[0]); i++)
 		for (p = 0; p < NPATHS; p++) {

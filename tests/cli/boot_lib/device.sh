@@ -32,12 +32,12 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 	INDEX= RCTR= COMP=none KLOAD=0x80080000 KENTRY= FDTLOAD=0x83000000 RDLOAD=0x84000000
 	KSIZE=20000 KFILL= DESC=kernel REQ=-r NOSIG= IMGSIG=
 	for a in "$@"; do eval "$a"; done
-	d=$W/k.$$.$(basename "$out")
+	d=$W/k.$(basename "$out")
 	mkdir -p "$d"
 	if [ "$KFILL" = zero ]; then
 		head -c "$KSIZE" /dev/zero >"$d/kernel.bin"
 	else
-		head -c "$KSIZE" /dev/urandom >"$d/kernel.bin"
+		random "$d/kernel.bin" "$KSIZE"
 	fi
 	case $COMP in
 	gzip) gzip -9 -n -c "$d/kernel.bin" >"$d/kernel.img" ;;
@@ -47,7 +47,7 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 	cp "$d/kernel.bin" "$out.kernel.bin"
 	printf '/dts-v1/;\n/ { model = "sim"; compatible = "vfit,sim"; };\n' |
 		dtc -I dts -O dtb -o "$d/board.dtb" - 2>/dev/null
-	head -c 3000 /dev/urandom >"$d/ramdisk.bin"
+	random "$d/ramdisk.bin" 3000
 	idx=$(rollback)
 	sig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\";
 				sign-images = \"kernel\", \"fdt\", \"ramdisk\"; };"
@@ -116,9 +116,9 @@ bl_fit() { # OUT KEY ROMDTB BLDTB [VAR=VALUE...]
 	shift 4
 	INDEX= RCTR= FWLOAD=0x87000000 FWENTRY= IMGSIG=
 	for a in "$@"; do eval "$a"; done
-	d=$W/b.$$.$(basename "$out")
+	d=$W/b.$(basename "$out")
 	mkdir -p "$d"
-	head -c 5000 /dev/urandom >"$d/u-boot.bin"
+	random "$d/u-boot.bin" 5000
 	cp "$bldtb" "$d/bl.dtb"
 	idx=$(rollback)
 	entry=

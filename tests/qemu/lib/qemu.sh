@@ -6,7 +6,7 @@
 # from the initramfs: "<MARKER> <machine>, Linux <release>, initramfs <tag>"
 # -- the release only the running kernel knows, the tag only the initramfs
 # of that FIT -- so a log says which FIT really ran.
-#   qemu_setup                  SKIP (exit) without the tools or Debian's packages;
+#   qemu_setup                  a skip (and exit) without the tools or Debian's packages;
 #                               builds stage and default disk for arm64 and arm
 #   arch_vars ARCH              KERNEL, RELEASE, LOAD, FITARCH, MACHINE of ARCH
 #   initrd ARCH TAG             $T/ARCH-TAG.cpio, whose /init prints TAG
@@ -27,19 +27,12 @@ MKFIT=$ROOT/ports/qemu-virt/mkfit
 export VFIT
 
 qemu_setup() {
-	for tool in qemu-system-aarch64 qemu-system-arm aarch64-linux-gnu-gcc \
-		arm-linux-gnueabihf-gcc dtc gzip lz4; do
-		if ! command -v $tool >/dev/null 2>&1; then
-			echo "SKIP: $tool missing (scripts/deps qemu $Q)"
-			finish
-			exit 0
-		fi
-	done
+	need qemu-system-aarch64 qemu-system-arm aarch64-linux-gnu-gcc arm-linux-gnueabihf-gcc \
+		dtc gzip lz4
 	if ! (cd "$ROOT" && scripts/deps qemu "$Q") >"$T/deps.log" 2>&1; then
-		echo "SKIP: Debian's kernel/busybox/libfdt packages could not be fetched:"
-		tail -n 3 "$T/deps.log"
+		skip net "Debian's kernel/busybox/libfdt packages could not be fetched (scripts/deps qemu $Q): $(tail -n 1 "$T/deps.log")"
 		finish
-		exit 0
+		exit $?
 	fi
 	for a in arm64 arm; do
 		if make -s -C "$ROOT" BUILD="$BUILD" ARCH=$a qemu-stage qemu-disk >"$T/make.log" 2>&1; then
