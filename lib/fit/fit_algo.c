@@ -17,6 +17,12 @@ static const struct vfit_sig_algo algos[] = {
 #if VFIT_RSA_MAX_BITS >= 4096
 	{ "rsa4096", 4096, 512, VFIT_SIG_RSA, vfit_rsa_fit_load, vfit_rsa_fit_verify },
 #endif
+#if VFIT_HAVE_ECDSA_P256
+	{ "ecdsa256", 256, 64, VFIT_SIG_ECDSA, vfit_ecdsa_fit_load, vfit_ecdsa_fit_verify },
+#endif
+#if VFIT_HAVE_ECDSA_P384
+	{ "ecdsa384", 384, 96, VFIT_SIG_ECDSA, vfit_ecdsa_fit_load, vfit_ecdsa_fit_verify },
+#endif
 };
 
 #define NALGOS (sizeof(algos) / sizeof(algos[0]))

@@ -71,6 +71,31 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node)
 	return !strcmp(req, "image") ? VFIT_REQ_IMAGE : VFIT_REQ_NONE;
 }
 
+#if VFIT_HAVE_ECDSA_P256 || VFIT_HAVE_ECDSA_P384
+/*
+ * A key node without algo is an ECDSA key of mkimage 2023.01 (which
+ * writes only the ecdsa,* properties; U-Boot never reads an ECDSA key's
+ * algo): its ecdsa,curve alone says which row it belongs to, so it serves
+ * signatures of that curve with any hash, and nothing else.
+ */
+static enum vfit_result nameless(const void *ctl, int key_node, const struct vfit_algo *a)
+{
+	const char *curve = vfit_prop_str(ctl, key_node, "ecdsa,curve");
+
+	if (!curve)
+		return VFIT_ERR_KEY;
+	return a->sig->kind == VFIT_SIG_ECDSA &&
+	       vfit_ecdsa_curve(curve) == vfit_ecdsa_fit_curve(a->sig) ? VFIT_OK : VFIT_ERR_KEY_ALGO;
+}
+#else
+/* Without ECDSA every key node names its algorithm. */
+static enum vfit_result nameless(const void *ctl, int key_node, const struct vfit_algo *a)
+{
+	(void)ctl, (void)key_node, (void)a;
+	return VFIT_ERR_KEY;
+}
+#endif
+
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
 			       struct vfit_pubkey *key)
 {
@@ -81,11 +106,17 @@ enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, 
 	if (r)
 		return r;
 	v.p = fdt_getprop(ctl, key_node, "algo", &v.len);
-	/* A key node without algo crashed v2023.01; HEAD rejects it, so do we. */
+	/*
+	 * An RSA key node without algo crashed v2023.01; HEAD rejects it, so
+	 * do we.  One with algo serves exactly that algo, ECDSA ones too
+	 * (stricter than U-Boot, which ignores an ECDSA key's algo).
+	 */
 	if (!v.p)
-		return VFIT_ERR_KEY;
-	if (v.len != algo_len || memcmp(v.p, algo, (size_t)algo_len))
-		return VFIT_ERR_KEY_ALGO;
+		r = nameless(ctl, key_node, &a);
+	else if (v.len != algo_len || memcmp(v.p, algo, (size_t)algo_len))
+		r = VFIT_ERR_KEY_ALGO;
+	if (r)
+		return r;
 	key->algo = a.sig;
 	return a.sig->load(ctl, key_node, key);
 }

@@ -89,8 +89,15 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 	return r;
 }
 
-/* The `padding` property: absent or "pkcs-1.5", or "pss"; anything else is unsupported. */
-static enum vfit_result padding(const struct vfit_prop *v, enum vfit_padding *pad)
+/*
+ * The `padding` property: absent or "pkcs-1.5", or "pss" for RSA; anything
+ * else is unsupported.  ECDSA has no padding: U-Boot ignores the property
+ * there, whatever it says, but a FIT that claims PSS for an ECDSA
+ * signature says something false about it and is refused; "pkcs-1.5",
+ * U-Boot's name for the default, is accepted.
+ */
+static enum vfit_result padding(const struct vfit_prop *v, const struct vfit_sig_algo *sig,
+				enum vfit_padding *pad)
 {
 	const char *s = vfit_str(v);
 
@@ -98,7 +105,8 @@ static enum vfit_result padding(const struct vfit_prop *v, enum vfit_padding *pa
 	if (!v->p || (s && !strcmp(s, "pkcs-1.5")))
 		return VFIT_OK;
 	*pad = VFIT_PAD_PSS;
-	return s && !strcmp(s, "pss") && VFIT_HAVE_RSA_PSS ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
+	return s && !strcmp(s, "pss") && VFIT_HAVE_RSA_PSS && sig->kind == VFIT_SIG_RSA ?
+	       VFIT_OK : VFIT_ERR_UNSUPPORTED;
 }
 
 /* One signature node with one key: algo, key, digest, padding, signature. */
@@ -122,7 +130,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	if (r)
 		return r;
 	vfit_at_prop(c, "padding");
-	r = padding(&sp[S_PADDING], &pad);
+	r = padding(&sp[S_PADDING], a.sig, &pad);
 	if (r)
 		return r;
 	vfit_at_prop(c, "value");
