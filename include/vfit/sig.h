@@ -50,6 +50,7 @@ struct vfit_sig_algo {
 	uint16_t key_bits;         /* key size in bits (ECDSA: of the curve's order) */
 	uint16_t sig_len;          /* bytes of a signature value */
 	uint8_t kind;              /* enum vfit_sig_kind */
+	uint8_t curve;             /* enum vfit_ec_curve of an ECDSA row, else VFIT_EC_NONE */
 	/*
 	 * Reads the algorithm's properties of key node `node` (whose algo
 	 * already matched) into *key, checking each one's exact size:

@@ -13,11 +13,6 @@
 static const char kprops[] = "ecdsa,curve\0ecdsa,x-point\0ecdsa,y-point\0";
 enum kprop { K_CURVE, K_X, K_Y, NK };
 
-enum vfit_ec_curve vfit_ecdsa_fit_curve(const struct vfit_sig_algo *algo)
-{
-	return algo->key_bits == 256 ? VFIT_EC_P256 : VFIT_EC_P384;
-}
-
 /*
  * The curve must be the row's: a key node whose algo says ecdsa256 but
  * whose curve is secp384r1 contradicts itself and is refused as
@@ -26,7 +21,7 @@ enum vfit_ec_curve vfit_ecdsa_fit_curve(const struct vfit_sig_algo *algo)
  */
 enum vfit_result vfit_ecdsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key)
 {
-	enum vfit_ec_curve curve = vfit_ecdsa_fit_curve(key->algo);
+	enum vfit_ec_curve curve = (enum vfit_ec_curve)key->algo->curve;
 	struct vfit_prop v[NK];
 	const char *name;
 

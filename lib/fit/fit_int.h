@@ -180,11 +180,10 @@ enum vfit_result vfit_rsa_fit_verify(const struct vfit_pubkey *key, enum vfit_ha
 				     enum vfit_padding pad, const uint8_t *digest,
 				     const uint8_t *sig, size_t sig_len);
 
-/* The ECDSA rows' key loader and verifier (lib/fit/fit_ecdsa.c), and a row's curve. */
+/* The ECDSA rows' key loader and verifier (lib/fit/fit_ecdsa.c). */
 enum vfit_result vfit_ecdsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key);
 enum vfit_result vfit_ecdsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
 				       enum vfit_padding pad, const uint8_t *digest,
 				       const uint8_t *sig, size_t sig_len);
-enum vfit_ec_curve vfit_ecdsa_fit_curve(const struct vfit_sig_algo *algo);
 
 #endif

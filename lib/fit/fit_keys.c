@@ -84,8 +84,8 @@ static enum vfit_result nameless(const void *ctl, int key_node, const struct vfi
 
 	if (!curve)
 		return VFIT_ERR_KEY;
-	return a->sig->kind == VFIT_SIG_ECDSA &&
-	       vfit_ecdsa_curve(curve) == vfit_ecdsa_fit_curve(a->sig) ? VFIT_OK : VFIT_ERR_KEY_ALGO;
+	return a->sig->curve != VFIT_EC_NONE && vfit_ecdsa_curve(curve) == a->sig->curve ?
+	       VFIT_OK : VFIT_ERR_KEY_ALGO;
 }
 #else
 /* Without ECDSA every key node names its algorithm. */
