@@ -60,6 +60,8 @@
 #ifndef VFIT_HAVE_ECDSA_P384
 #define VFIT_HAVE_ECDSA_P384 1
 #endif
+/* Derived, not a knob: any ECDSA curve built in. */
+#define VFIT_HAVE_ECDSA (VFIT_HAVE_ECDSA_P256 || VFIT_HAVE_ECDSA_P384)
 /* Largest RSA modulus accepted (2048, 3072 or 4096); sizes the RSA stack buffers. */
 #ifndef VFIT_RSA_MAX_BITS
 #define VFIT_RSA_MAX_BITS 4096
