@@ -42,7 +42,6 @@ struct vfit_ctx {
 	/* Recorded with each check: the image being verified (NULL: the configuration). */
 	const struct vfit_image *img;
 	bool required;                  /* signatures are checked for required keys */
-	int fail_key;                   /* key of the last failed required attempt */
 	bool conf_enforced;             /* a required key verified the configuration */
 	struct vfit_conf_refs refs;     /* what the configuration names */
 	struct vfit_node_list list;     /* what the configuration signatures cover */
