@@ -3,7 +3,10 @@
  * Control DTBs the fuzz targets verify against (generated once by mkimage
  * -K from the keys that signed the seed corpus; only public keys here):
  * [0] key-dev required "conf"; [1] key-img required "image";
- * [2] both, required-mode "any"; [3] no /signature at all.
+ * [2] both, required-mode "any"; [3] no /signature at all;
+ * [4] ECDSA P-256 keys of mkimage 2023.01 (no algo): ecdev required "conf",
+ * ecimg required "image"; [5] an ECDSA P-384 key of U-Boot HEAD's -K -r,
+ * ec384 (fuzz_ctl_ecdsa.h, made by ecdsa_seeds.sh).
  */
 #ifndef VFIT_FUZZ_CTL_H
 #define VFIT_FUZZ_CTL_H
@@ -308,11 +311,16 @@ static const uint8_t fdt[94] = {
 	0x00, 0x00, 0x00, 0x09, 0x6d, 0x6f, 0x64, 0x65, 0x6c, 0x00,
 };
 
-static const struct { const uint8_t *p; size_t len; } fuzz_ctl[4] = {
+#include "fuzz_ctl_ecdsa.h"
+
+#define FUZZ_NCTL 6
+static const struct { const uint8_t *p; size_t len; } fuzz_ctl[FUZZ_NCTL] = {
 	{ ctl_conf, sizeof(ctl_conf) },
 	{ ctl_image, sizeof(ctl_image) },
 	{ ctl_both, sizeof(ctl_both) },
 	{ fdt, sizeof(fdt) },
+	{ ctl_ecdsa256, sizeof(ctl_ecdsa256) },
+	{ ctl_ecdsa384, sizeof(ctl_ecdsa384) },
 };
 
 #endif
