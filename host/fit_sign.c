@@ -358,6 +358,7 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 	const char *hint = vfit_fdt_str(fit, node, "key-name-hint");
 	/* What names the key: the -G file when it alone identifies it, else the hint. */
 	const char *id = !m->keydir && m->keyfile && !is_pkcs11(m) ? m->keyfile : hint;
+	struct vfit_err ke = { 0 };
 	struct key *k;
 	int i, r;
 
@@ -383,9 +384,10 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 	r = m->engine ? engine_keys(s, k, id, e) : file_keys(s, k, name, fit, node, hint, skip, e);
 	if (r)
 		return NULL;
-	if (k->pub && (kind == VFIT_SIG_ECDSA ? vfit_ecdsa_pub_from_pkey(k->pub, &k->ec, e)
-					      : vfit_rsa_pub_from_pkey(k->pub, &k->rsa, e)))
-		return NULL;
+	if (k->pub && (kind == VFIT_SIG_ECDSA ? vfit_ecdsa_pub_from_pkey(k->pub, &k->ec, &ke)
+					      : vfit_rsa_pub_from_pkey(k->pub, &k->rsa, &ke)))
+		return vfit_err_set(e, ke.status, "%s: %s: key '%s': %s", name,
+				    vfit_node_path(fit, node), k->name, ke.msg), NULL;
 	return k;
 }
 
