@@ -59,6 +59,7 @@ struct vfit_signer {
 	char last_key[256];
 	struct vfit_engine *eng;  /* -N, opened with the first key */
 	int warned;               /* the missing "pkcs11:" prefix was reported */
+	int ec_later;             /* this run writes v2025.01's ECDSA key nodes (ecdsa_key_write) */
 };
 
 struct algo {
@@ -482,17 +483,20 @@ static int write_sig(struct vfit_signer *s, struct vfit_edits *ed, int node, con
  * it serve its curve with any hash, fit_keys.c).  Elsewhere 2023.01 fails
  * or ignores what was asked, and vfit does what U-Boot v2025.01 and later
  * do: /signature created, the node with key-name-hint and algo, and with
- * -r `required` (2023.01 never marks an ECDSA key required).  A node that
- * exists keeps its form: 2023.01's is rewritten as it is (unless -r asks
- * for more), a later one updated in place.
+ * -r `required` (2023.01 never marks an ECDSA key required); once the run
+ * had to create /signature, for its every ECDSA key.  A node that exists
+ * keeps its form: 2023.01's is rewritten as it is (unless -r asks for
+ * more), a later one updated in place.
  */
-static int ecdsa_key_write(void *dtb, const struct key *k, const struct algo *a,
-			   const char *required)
+static int ecdsa_key_write(struct vfit_signer *s, void *dtb, const struct key *k,
+			   const struct algo *a, const char *required)
 {
 	int keys = fdt_subnode_offset(dtb, 0, "signature");
 	int node = keys >= 0 ? fdt_subnode_offset(dtb, keys, a->hint) : -1;
-	int later = required || keys < 0 || (node >= 0 && fdt_getprop(dtb, node, "algo", NULL));
+	int later;
 
+	s->ec_later |= keys < 0;
+	later = s->ec_later || required || (node >= 0 && fdt_getprop(dtb, node, "algo", NULL));
 	return vfit_ecdsa_keynode_write(dtb, a->hint, &k->ec, later ? a->str : NULL, required);
 }
 
@@ -509,7 +513,7 @@ static int write_key(struct vfit_signer *s, struct key *k, const struct algo *a,
 				    "to name its key node", s->m->keydest);
 	if (!s->m->required)
 		required = NULL;
-	while ((r = k->kind == VFIT_SIG_ECDSA ? ecdsa_key_write(dtb->buf, k, a, required)
+	while ((r = k->kind == VFIT_SIG_ECDSA ? ecdsa_key_write(s, dtb->buf, k, a, required)
 		    : vfit_rsa_keynode_write(dtb->buf, a->hint, &k->rsa, a->str, required)) ==
 	       -FDT_ERR_NOSPACE)
 		if (vfit_fdtbuf_reserve(dtb, 4096))
