@@ -10,6 +10,7 @@
 
 /* Character arrays, not pointers: the table needs no relocation. */
 static const struct vfit_sig_algo algos[] = {
+#if VFIT_HAVE_RSA
 	{ "rsa2048", 2048, 256, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
 	  vfit_rsa_fit_verify },
 #if VFIT_RSA_MAX_BITS >= 3072
@@ -19,6 +20,7 @@ static const struct vfit_sig_algo algos[] = {
 #if VFIT_RSA_MAX_BITS >= 4096
 	{ "rsa4096", 4096, 512, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
 	  vfit_rsa_fit_verify },
+#endif
 #endif
 #if VFIT_HAVE_ECDSA_P256
 	{ "ecdsa256", 256, 64, VFIT_SIG_ECDSA, VFIT_EC_P256, vfit_ecdsa_fit_load,

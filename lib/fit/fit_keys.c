@@ -115,7 +115,7 @@ static enum vfit_result serves(const void *ctl, int key_node, const char *algo, 
 	v.p = fdt_getprop(ctl, key_node, "algo", &v.len);
 	if (!v.p)
 		return nameless(ctl, key_node, a);
-	if (a->sig->kind == VFIT_SIG_ECDSA)
+	if (VFIT_HAVE_ECDSA && a->sig->kind == VFIT_SIG_ECDSA)
 		return !vfit_algo_parse((const char *)v.p, v.len, &ka) && ka.sig == a->sig ?
 		       VFIT_OK : VFIT_ERR_KEY_ALGO;
 	return v.len == algo_len && !memcmp(v.p, algo, (size_t)algo_len) ? VFIT_OK :

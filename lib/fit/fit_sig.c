@@ -147,13 +147,28 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	return a.sig->verify(&k, a.hash, pad, digest, v->p, (size_t)v->len);
 }
 
-/* A failed attempt of a required key: why, where, which key (node and policy bit). */
+/* A failed attempt of a required key: why, its policy bit; for reports, where and which key. */
 struct failure {
 	enum vfit_result r;
+	uint32_t bit;
+#if VFIT_REPORT
 	struct vfit_diag where;
 	int key;
-	uint32_t bit;
+#endif
 };
+
+static void failed(struct failure *f, const struct vfit_ctx *c, enum vfit_result r, int key,
+		   uint32_t bit)
+{
+	f->r = r;
+	f->bit = bit;
+#if VFIT_REPORT
+	f->where = c->at;
+	f->key = key;
+#else
+	(void)c, (void)key;
+#endif
+}
 
 /*
  * Every signature* subnode of node against the keys of the given role,
@@ -199,7 +214,7 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 				vfit_record(c, c->img ? VFIT_CHECK_IMAGE_SIG : VFIT_CHECK_CONF_SIG, r,
 					    sig, key);
 				if (r) {
-					fail[0] = (struct failure){ r, c->at, key, bit };
+					failed(&fail[0], c, r, key, bit);
 					if (r != VFIT_ERR_KEY_ALGO)
 						fail[1] = fail[0];
 				} else if (any) {
@@ -237,7 +252,7 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 				want = want << 1 | 1;
 	c->required = want != 0;
 	vfit_at(c, node, NULL, false);
-	fail[0] = (struct failure){ VFIT_ERR_NO_SIGNATURE, c->at, -1, 0 };
+	failed(&fail[0], c, VFIT_ERR_NO_SIGNATURE, -1, 0);
 	fail[1] = fail[0];
 	/* Optional image signatures are tried for the record only: none without one. */
 	if (!want)
@@ -260,8 +275,8 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 		 * such, not as the ECDSA key's mismatch with the RSA one.
 		 */
 		f = fail[1].bit && !(sat & fail[1].bit) ? &fail[1] : &fail[0];
-		c->at = f->where;
 #if VFIT_REPORT
+		c->at = f->where;
 		c->res->err_key = f->key;
 #endif
 		/*

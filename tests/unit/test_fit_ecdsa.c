@@ -332,9 +332,36 @@ static void saved(void)
 
 static const char conf_sig[] = "/configurations/conf-1/signature-1";
 
-/* A FIT whose configuration signature value is edited by fn; the result. */
-static enum vfit_result with_value(const char *fit_name, int ctl, void (*fn)(uint8_t *v, int len,
-									       const struct curve *c),
+enum vedit { R_FLIP, S_FLIP, R_ZERO, S_ZERO, R_N, S_N, R_FF, S_NEG };
+
+/* Edits the value r || s (len bytes) on curve c. */
+static void value_edit(uint8_t *v, int len, enum vedit e, const struct curve *c)
+{
+	size_t h = (size_t)len / 2;
+	uint8_t *s = v + h;
+	BIGNUM *n, *b;
+
+	switch (e) {
+	case R_FLIP: v[5] ^= 1; break;
+	case S_FLIP: s[h - 1] ^= 0x40; break;
+	case R_ZERO: memset(v, 0, h); break;
+	case S_ZERO: memset(s, 0, h); break;
+	case R_N: memcpy(v, c->n, h); break;
+	case S_N: memcpy(s, c->n, h); break;
+	case R_FF: memset(v, 0xff, h); break;
+	case S_NEG:     /* (r, n - s): the other valid signature of the same digest */
+		n = BN_bin2bn(c->n, c->bytes, NULL);
+		b = BN_bin2bn(s, (int)h, NULL);
+		BN_sub(b, n, b);
+		BN_bn2binpad(b, s, (int)h);
+		BN_free(n);
+		BN_free(b);
+		break;
+	}
+}
+
+/* A saved FIT whose configuration signature value is edited; the result. */
+static enum vfit_result with_value(const char *fit_name, int ctl, enum vedit e,
 				   const struct curve *c)
 {
 	uint8_t *f = seed(fit_name), *k = ctl_of(ctl);
@@ -343,45 +370,26 @@ static enum vfit_result with_value(const char *fit_name, int ctl, void (*fn)(uin
 	int len;
 
 	v = prop(f, conf_sig, "value", &len);
-	fn(v, len, c);
+	value_edit(v, len, e, c);
 	r = verify(f, k);
 	free(f), free(k);
 	return r;
-}
-
-static void r_flip(uint8_t *v, int len, const struct curve *c) { (void)c, (void)len; v[5] ^= 1; }
-static void s_flip(uint8_t *v, int len, const struct curve *c) { (void)c; v[len - 1] ^= 0x40; }
-static void r_zero(uint8_t *v, int len, const struct curve *c) { (void)c; memset(v, 0, (size_t)len / 2); }
-static void s_zero(uint8_t *v, int len, const struct curve *c) { (void)c; memset(v + len / 2, 0, (size_t)len / 2); }
-static void r_n(uint8_t *v, int len, const struct curve *c) { (void)len; memcpy(v, c->n, (size_t)c->bytes); }
-static void s_n(uint8_t *v, int len, const struct curve *c) { (void)len; memcpy(v + c->bytes, c->n, (size_t)c->bytes); }
-static void r_ff(uint8_t *v, int len, const struct curve *c) { (void)c; memset(v, 0xff, (size_t)len / 2); }
-
-/* s' = n - s: (r, n - s) is the other valid signature of the same digest. */
-static void s_neg(uint8_t *v, int len, const struct curve *c)
-{
-	BIGNUM *n = BN_bin2bn(c->n, c->bytes, NULL), *s = BN_bin2bn(v + len / 2, len / 2, NULL);
-
-	BN_sub(s, n, s);
-	BN_bn2binpad(s, v + len / 2, len / 2);
-	BN_free(n);
-	BN_free(s);
 }
 
 static void values(const struct curve *p256, const struct curve *p384)
 {
 	static const struct {
 		const char *what;
-		void (*fn)(uint8_t *, int, const struct curve *);
+		enum vedit e;
 		enum vfit_result attempt;   /* what the attempt records */
 	} cases[] = {
-		{ "r bit flipped", r_flip, VFIT_ERR_SIGNATURE },
-		{ "s bit flipped", s_flip, VFIT_ERR_SIGNATURE },
-		{ "r = 0", r_zero, VFIT_ERR_SIG_RANGE },
-		{ "s = 0", s_zero, VFIT_ERR_SIG_RANGE },
-		{ "r = n", r_n, VFIT_ERR_SIG_RANGE },
-		{ "s = n", s_n, VFIT_ERR_SIG_RANGE },
-		{ "r = 2^bits - 1 > n", r_ff, VFIT_ERR_SIG_RANGE },
+		{ "r bit flipped", R_FLIP, VFIT_ERR_SIGNATURE },
+		{ "s bit flipped", S_FLIP, VFIT_ERR_SIGNATURE },
+		{ "r = 0", R_ZERO, VFIT_ERR_SIG_RANGE },
+		{ "s = 0", S_ZERO, VFIT_ERR_SIG_RANGE },
+		{ "r = n", R_N, VFIT_ERR_SIG_RANGE },
+		{ "s = n", S_N, VFIT_ERR_SIG_RANGE },
+		{ "r = 2^bits - 1 > n", R_FF, VFIT_ERR_SIG_RANGE },
 	};
 	unsigned int i, j;
 
@@ -391,14 +399,14 @@ static void values(const struct curve *p256, const struct curve *p384)
 		int ctl = j ? CTL384 : CTL256;
 
 		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-			enum vfit_result r = with_value(fit, ctl, cases[i].fn, c);
+			enum vfit_result r = with_value(fit, ctl, cases[i].e, c);
 
 			CHECK(r == VFIT_ERR_REQUIRED && first_conf_attempt() == cases[i].attempt,
 			      "%s: %s: %s (attempt %s)", fit, cases[i].what, vfit_result_to_string(r),
 			      vfit_result_to_string(first_conf_attempt()));
 		}
 		/* ECDSA's malleability: verifies, as with OpenSSL (FIT values are not unique) */
-		EXPECT(with_value(fit, ctl, s_neg, c), VFIT_OK, NULL);
+		EXPECT(with_value(fit, ctl, S_NEG, c), VFIT_OK, NULL);
 	}
 }
 
