@@ -618,16 +618,22 @@ static uint8_t *mixed_fit(EVP_PKEY *rsa, EVP_PKEY *ec)
 	uint8_t *f = seed("conf-sha256"), digest[32], out[256];
 	int conf = node(f, "/configurations/conf-1"), len;
 	const void *nodes;
+	void *copy;
 	fdt32_t hs[2];
 	size_t ol;
 
 	hs[0] = 0;
 	if (ec) {
+		/* a copy: the blob moves under fdt_setprop() */
 		nodes = fdt_getprop(f, node(f, conf_sig), "hashed-nodes", &len);
-		if (fdt_add_subnode(f, conf, "signature-2") < 0 || !nodes)
+		copy = nodes ? malloc((size_t)len) : NULL;
+		if (!copy)
 			abort();
-		set(f, sig2, "hashed-nodes", fdt_getprop(f, node(f, conf_sig), "hashed-nodes", &len),
-		    len);
+		memcpy(copy, nodes, (size_t)len);
+		if (fdt_add_subnode(f, conf, "signature-2") < 0)
+			abort();
+		set(f, sig2, "hashed-nodes", copy, len);
+		free(copy);
 		set_str(f, sig2, "algo", "sha256,ecdsa256");
 		set_str(f, sig2, "key-name-hint", "ecx");
 		set(f, sig2, "value", out, 64);
