@@ -262,7 +262,8 @@ int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 
 	if (ed->fdt != old)
 		return -FDT_ERR_BADSTATE;
-	qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
+	if (ed->n)      /* no writes: e may be NULL, which qsort() must not get */
+		qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
 	/* Every write adds at most its property; a value shrinking only frees room. */
 	out_cap = soff + ssize + ed->str_len;
 	for (j = 0; j < ed->n; j++)
