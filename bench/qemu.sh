@@ -4,10 +4,12 @@
 # `-icount shift=0,sleep=off`, so the generic timer advances one ns per
 # guest instruction and the stage's "time" lines read as instruction
 # counts (deterministic: the same on every run; the stage sleeps in WFI
-# while the disk DMAs, so reading costs next to nothing).  Per architecture, the
-# phase-1 FIT (Debian's kernel + busybox initramfs, sha256,rsa2048):
-# reading it from the virtio disk, verifying, loading (arm64 also with
-# gzip and LZ4 Images), and reset to kernel entry.  Where the U-Boot HEAD
+# while the disk DMAs, so reading costs next to nothing).  Per architecture,
+# the full boot flow (vfit_boot(): state, slot choice, rollback check) on
+# the default disk, slot A holding linux.fit (Debian's kernel + busybox
+# initramfs, sha256,rsa2048): reading the FIT from the virtio disk,
+# verifying, loading (arm64 also with gzip and LZ4 Images, and a chain of
+# two stages), and reset to kernel entry.  Where the U-Boot HEAD
 # anchor binaries are (VFIT_ANCHORS, default ../shared/anchors), U-Boot's
 # `time bootm start` of the same FIT runs next to it, as the anchors'
 # README measured it; without them that column says "-".
@@ -35,6 +37,7 @@ run() {
 }
 t() { sed -n "s/^vfit-stage: time $2 \([0-9]*\) ns.*/\1/p" "$T/$1.log"; }
 m() { awk -v n="$1" 'BEGIN { printf "%.1f M", n / 1e6 }'; }
+k() { awk -v n="$1" 'BEGIN { printf "%.1f K", n / 1e3 }'; }
 
 # uboot ARCH FIT: U-Boot's `time bootm start` of FIT in guest instructions, or "-".
 uboot() {
@@ -63,17 +66,26 @@ uboot() {
 
 printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' "guest instructions (-icount 0)" read verify load \
 	verify+load "kernel entry" "U-Boot bootm" ratio
+# row LOG LABEL UBOOT: one line of the table from the stage's time lines in LOG.
+row() {
+	v=$(t $1 verify) l=$(t $1 load)
+	r=- ub=-
+	if [ "$3" != - ]; then
+		r=$(awk -v x=$((v + l)) -v y="$3" 'BEGIN { printf "%.3fx", x / y }')
+		ub=$(m "$3")
+	fi
+	printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' "$2" "$(k "$(t $1 read)")" "$(m "$v")" \
+		"$(m "$l")" "$(m $((v + l)))" "$(m "$(t $1 reset-to-kernel-entry)")" "$ub" "$r"
+}
 for a in arm64 arm; do
-	run $a "$Q/$a/disk.img" $a
-	v=$(t $a verify) l=$(t $a load)
-	u=$(uboot $a "$Q/$a/linux.fit")
-	r=-
-	[ "$u" != - ] && r=$(awk -v x=$((v + l)) -v y="$u" 'BEGIN { printf "%.3fx", x / y }')
-	ub=-
-	[ "$u" != - ] && ub=$(m "$u")
-	printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' \
-		"$a $(wc -c <"$Q/$a/linux.fit") B FIT" "$(m "$(t $a read)")" "$(m "$v")" "$(m "$l")" \
-		"$(m $((v + l)))" "$(m "$(t $a reset-to-kernel-entry)")" "$ub" "$r"
+	# The default disk's contents, fresh: make qemu-boot's image keeps its boots' state.
+	"$VFIT" disk create --slot-size 48M "$T/$a.img" >/dev/null &&
+		"$VFIT" disk write "$T/$a.img" a "$Q/$a/linux.fit" &&
+		"$VFIT" disk write "$T/$a.img" b "$Q/$a/linux.fit" &&
+		"$VFIT" disk write "$T/$a.img" recovery "$Q/$a/recovery.fit" || exit 1
+	run $a "$T/$a.img" $a
+	rm -f "$T/$a.img"
+	row $a "$a $(wc -c <"$Q/$a/linux.fit") B FIT" "$(uboot $a "$Q/$a/linux.fit")"
 done
 
 # Compressed Images: the decompression is the load phase.
@@ -83,19 +95,29 @@ lz4 -q -9 -c "$kernel" >"$T/Image.lz4"
 for comp in gzip lz4; do
 	f=$T/Image.gz
 	[ $comp = lz4 ] && f=$T/Image.lz4
-	sed -e "s|@KERNEL@|$f|" -e "s|@INITRD@|$ROOT/$Q/arm64/initramfs.cpio|" -e 's|@ARCH@|arm64|' \
-		-e "s|@COMP@|$comp|" -e 's|@LOAD@|0x40400000|' -e 's|@KEY@|dev|' \
-		ports/qemu-virt/linux.its.in >"$T/$comp.its"
-	"$VFIT" mkimage -f "$T/$comp.its" -k "$Q/keys" "$T/$comp.fit" >/dev/null || exit 1
+	VFIT=$VFIT ports/qemu-virt/mkfit -c $comp -i 1 arm64 "$f" "$Q/arm64/initramfs-main.cpio" \
+		0x40400000 "$Q/keys" "$T/$comp.fit" >/dev/null || exit 1
 	"$VFIT" disk create --slot-size 48M "$T/$comp.img" >/dev/null &&
 		"$VFIT" disk write "$T/$comp.img" a "$T/$comp.fit" || exit 1
 	run arm64 "$T/$comp.img" $comp
-	v=$(t $comp verify) l=$(t $comp load)
-	printf '%-34s %10s %10s %10s %12s %14s %14s %7s\n' \
-		"arm64 $comp Image, $(wc -c <"$T/$comp.fit") B FIT" "$(m "$(t $comp read)")" "$(m "$v")" \
-		"$(m "$l")" "$(m $((v + l)))" "$(m "$(t $comp reset-to-kernel-entry)")" - -
+	row $comp "arm64 $comp Image, $(wc -c <"$T/$comp.fit") B FIT" -
 	rm -f "$T/$comp.img"
 done
+
+# A chain of two stages: a bootloader FIT (firmware + an fdt with the kernel key) first.
+mkdir -p "$T/k"
+"$VFIT" keygen -a rsa2048 -k "$T/k" -n kernel >/dev/null 2>&1 || exit 1
+printf '/dts-v1/;\n/ { };\n' | dtc -I dts -O dtb -o "$T/bl.dtb" - 2>/dev/null
+VFIT=$VFIT ports/qemu-virt/mkfit -n kernel -K "$T/bl.dtb" -r -i 1 arm64 "$kernel" \
+	"$Q/arm64/initramfs-main.cpio" 0x40400000 "$T/k" "$T/k.fit" >/dev/null || exit 1
+sed -e "s|@FW@|$ROOT/$Q/arm64/stage.bin|" -e "s|@DTB@|$T/bl.dtb|" -e 's|@ARCH@|arm64|' \
+	ports/qemu-virt/bl.its.in >"$T/bl.its"
+"$VFIT" mkimage -q -f "$T/bl.its" -k "$Q/keys" "$T/bl.fit" >/dev/null || exit 1
+"$VFIT" disk create --slot-size 48M "$T/chain.img" >/dev/null &&
+	"$VFIT" disk write "$T/chain.img" a "$T/bl.fit" "$T/k.fit" || exit 1
+run arm64 "$T/chain.img" chain
+row chain "arm64 chain: bootloader + Image FIT" -
+rm -f "$T/chain.img"
 
 # Stage size: the whole binary, and what of it is libvfit (lib/ objects) and libfdt,
 # from the link map's kept input sections.
@@ -116,4 +138,9 @@ for a in arm64 arm; do
 	fdt=$(part "$Q/$a/stage.map" 'libfdt[.]a')
 	keys=$(wc -c <"$Q/$a/rom.dtb")
 	echo "stage.bin $a: $total bytes: libvfit $lib, libfdt $fdt, ROM keys $keys, port and C library $((total - lib - fdt - keys))"
+	printf '  libvfit:'
+	for d in boot fit rsa ecdsa hash decomp disk; do
+		printf ' lib/%s %s' $d "$(part "$Q/$a/stage.map" "/obj/lib/$d/")"
+	done
+	echo " (lib/boot's console formatter: $(part "$Q/$a/stage.map" '/obj/lib/boot/boot_(fmt|line)[.]o'))"
 done

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * vfit disk create|write|counter|info: the vfit boot disk image (a GPT disk
- * with slots A and B, recovery, state and counters) that a port such as
- * ports/qemu-virt boots from.  Exit: 0 success, 1 bad input or a corrupt
- * disk, 2 usage or I/O.
+ * vfit disk create|write|counter|update|mark-good|info: the vfit boot disk
+ * image (a GPT disk with slots A and B, recovery, state and counters) that
+ * a port such as ports/qemu-virt boots from.  Exit: 0 success, 1 bad input,
+ * a refused update or a corrupt disk, 2 usage or I/O.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,11 +18,16 @@ static const char usage[] =
 	"usage: vfit disk create [--slot-size SIZE] [--recovery-size SIZE] DISK\n"
 	"       vfit disk write DISK a|b|recovery [FIT...]\n"
 	"       vfit disk counter DISK NAME VALUE\n"
+	"       vfit disk update --rom DTB DISK FIT...\n"
+	"       vfit disk mark-good DISK\n"
 	"       vfit disk info DISK\n"
 	"  create   new GPT disk: vfit-a, vfit-b (SIZE each, default 64M), vfit-recovery\n"
 	"           (default: the slot size), vfit-state, vfit-counters (1M each)\n"
 	"  write    replace a chain with FITs, stage 1 first (none: empty it)\n"
-	"  counter  set a rollback counter\n"
+	"  counter  set a rollback counter (the factory's tool)\n"
+	"  update   as the OS: install FITs into the slot not running, for a trial, by the\n"
+	"           boot flow's rules (verified with the ROM keys in DTB, rollback checked)\n"
+	"  mark-good  as the OS: ask the device to confirm the slot that booted last\n"
 	"  info     list partitions, chains, state and counters; exit 1 if anything is corrupt\n"
 	"SIZE: bytes with an optional K, M or G suffix.\n"
 	"Exit status: 0 success, 1 bad input or corrupt disk, 2 usage or I/O error.\n";
@@ -97,7 +102,11 @@ int cmd_disk(int argc, char **argv)
 		if (errno || !*argv[4] || *end || argv[4][0] == '-')
 			return bad_usage("bad counter value");
 		r = vfit_disk_counter(argv[2], argv[3], v, &e);
-	} else if (!strcmp(argv[1], "info") && argc == 3)
+	} else if (!strcmp(argv[1], "update") && argc >= 6 && !strcmp(argv[2], "--rom"))
+		r = vfit_disk_update(argv[4], argv[3], argv + 5, (unsigned int)(argc - 5), &e);
+	else if (!strcmp(argv[1], "mark-good") && argc == 3)
+		r = vfit_disk_mark_good(argv[2], &e);
+	else if (!strcmp(argv[1], "info") && argc == 3)
 		r = vfit_disk_info(stdout, argv[2], &e);
 	else
 		return bad_usage("unknown command or wrong arguments");

@@ -262,8 +262,10 @@ int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 
 	if (ed->fdt != old)
 		return -FDT_ERR_BADSTATE;
-	if (ed->n)      /* no writes: e may be NULL, which qsort() must not get */
-		qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
+	ed->fdt = NULL;
+	if (!ed->n)
+		return 0;
+	qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
 	/* Every write adds at most its property; a value shrinking only frees room. */
 	out_cap = soff + ssize + ed->str_len;
 	for (j = 0; j < ed->n; j++)
@@ -314,6 +316,5 @@ int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 	free(fit->buf);
 	fit->buf = buf;
 	fit->cap = out_cap;
-	ed->fdt = NULL;
 	return 0;
 }

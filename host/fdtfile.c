@@ -216,7 +216,13 @@ int vfit_check_writable(const char *path, struct vfit_err *e)
 	return 0;
 }
 
-int vfit_create_tmp(const char *tmp, mode_t mode)
+/*
+ * Creates the fixed-name temporary file tmp for writing with mode: a stale
+ * one left by an interrupted writer is removed first, and the file is
+ * created anew (O_EXCL, O_NOFOLLOW), so a symlink planted under that name
+ * can never redirect the write.  The fd, or -1 with errno.
+ */
+static int create_tmp(const char *tmp, mode_t mode)
 {
 	if (unlink(tmp) && errno != ENOENT)
 		return -1;
@@ -238,37 +244,53 @@ static mode_t target_mode(const struct vfit_out *o)
 	return 0666 & ~mask;
 }
 
-int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
-		   uint64_t size, struct vfit_err *e)
+/* The temporary file's name: unique beside the resolved target, or PATH.tmp. */
+static int tmp_name(struct vfit_out *o, const char *path)
 {
-	char *dcopy, *bcopy, *real;
+	char *dcopy, *bcopy, *real = o->fixed_tmp ? NULL : realpath(path, NULL);
 	size_t tlen;
-	int fd, i;
+	int ok;
 
-	o->tmp = NULL;
 	/* Replace what a symlink points to, as writing through it would. */
-	real = realpath(path, NULL);
 	o->path = real ? real : strdup(path);
-	dcopy = strdup(o->path);
-	bcopy = strdup(o->path);
-	if (!o->path || !dcopy || !bcopy)
-		goto nomem;
+	if (!o->path)
+		return -1;
 	tlen = strlen(o->path) + 16;
 	o->tmp = malloc(tlen);
 	if (!o->tmp)
-		goto nomem;
-	snprintf(o->tmp, tlen, "%s/.%s.XXXXXX", dirname(dcopy), basename(bcopy));
+		return -1;
+	if (o->fixed_tmp) {
+		snprintf(o->tmp, tlen, "%s.tmp", o->path);
+		return 0;
+	}
+	dcopy = strdup(o->path);
+	bcopy = strdup(o->path);
+	ok = dcopy && bcopy;
+	if (ok)
+		snprintf(o->tmp, tlen, "%s/.%s.XXXXXX", dirname(dcopy), basename(bcopy));
 	free(dcopy);
 	free(bcopy);
-	dcopy = bcopy = NULL;
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		int err = errno;
+	return ok ? 0 : -1;
+}
 
-		*strrchr(o->tmp, '/') = 0;
+int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
+		   uint64_t size, struct vfit_err *e)
+{
+	int fd, i, err;
+
+	o->tmp = NULL;
+	if (tmp_name(o, path)) {
+		vfit_out_discard(o);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
+	}
+	fd = o->fixed_tmp ? create_tmp(o->tmp, target_mode(o)) : mkstemp(o->tmp);
+	if (fd < 0) {
+		err = errno;
+		if (!o->fixed_tmp)
+			*strrchr(o->tmp, '/') = 0;
 		/* The new file is written beside the old one, then renamed over it. */
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot create temporary file in %s: %s%s", path,
-			     o->tmp, strerror(err),
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot create %s%s: %s%s", path,
+			     o->fixed_tmp ? "" : "temporary file in ", o->tmp, strerror(err),
 			     err == EACCES || err == EPERM || err == EROFS ?
 			     " (the directory must be writable: the file is replaced by a rename)" :
 			     "");
@@ -288,6 +310,8 @@ int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *
 		fd = -1;
 		goto io;
 	}
+	if (o->durable)
+		o->durable(o->arg);
 	return 0;
 io:
 	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", path, strerror(errno));
@@ -295,11 +319,6 @@ io:
 		close(fd);
 	vfit_out_discard(o);
 	return -1;
-nomem:
-	free(dcopy);
-	free(bcopy);
-	vfit_out_discard(o);
-	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
 }
 
 int vfit_out_commit(struct vfit_out *o, struct vfit_err *e)
@@ -331,10 +350,22 @@ int vfit_out_commit(struct vfit_out *o, struct vfit_err *e)
 	if (r)
 		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot sync its directory: %s", o->path,
 			     strerror(errno));
+	else if (o->durable)
+		o->durable(o->arg);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
 	return r ? -1 : 0;
+}
+
+int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t len,
+		  struct vfit_err *e)
+{
+	struct vfit_seg seg = { 0, data, len };
+
+	if (vfit_out_write(o, path, &seg, 1, len, e))
+		return -1;
+	return vfit_out_commit(o, e);
 }
 
 void vfit_out_discard(struct vfit_out *o)

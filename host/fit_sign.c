@@ -183,6 +183,25 @@ enum vfit_hash vfit_sign_node_hash(const struct vfit_signer *s, const char *name
 	return a.hash;
 }
 
+/*
+ * The passphrase of an encrypted key file: MKIMAGE_SIGN_PASSWORD, as
+ * mkimage's ECDSA code reads it (vfit takes it for RSA keys too).  Never
+ * a prompt: without it an encrypted key fails to load instead of waiting
+ * for a terminal that a build script does not have.
+ */
+static int passphrase(char *buf, int size, int rwflag, void *u)
+{
+	const char *pw = getenv("MKIMAGE_SIGN_PASSWORD");
+	size_t n = pw ? strlen(pw) : 0;
+
+	(void)rwflag;
+	(void)u;
+	if (!pw || n >= (size_t)size)
+		return -1;
+	memcpy(buf, pw, n);
+	return (int)n;
+}
+
 static EVP_PKEY *read_private(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -190,7 +209,7 @@ static EVP_PKEY *read_private(const char *path)
 
 	if (!f)
 		return NULL;
-	k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	k = PEM_read_PrivateKey(f, NULL, passphrase, NULL);
 	fclose(f);
 	return k;
 }
@@ -292,8 +311,9 @@ static int engine_keys(struct vfit_signer *s, struct key *k, const char *hint,
 /*
  * Key files: -k DIR (RSA: DIR/NAME.key, and DIR/NAME.crt for -K; ECDSA:
  * DIR/NAME.pem, whose private key also gives -K its point, as in
- * mkimage's lib/ecdsa) or -G FILE.  Returns 1 with *skip set when the key
- * is missing and --allow-missing-keys was given.
+ * mkimage's lib/ecdsa) or -G FILE, which mkimage's ECDSA code prefers to
+ * -k when both are given and its RSA code does not.  Returns 1 with *skip
+ * set when the key is missing and --allow-missing-keys was given.
  */
 static int file_keys(struct vfit_signer *s, struct key *k, const char *name, const void *fit,
 		     int node, const char *hint, int *skip, struct vfit_err *e)
@@ -303,8 +323,9 @@ static int file_keys(struct vfit_signer *s, struct key *k, const char *name, con
 	char path[PATH_MAX];
 	int n;
 
-	n = m->keydir ? snprintf(path, sizeof(path), "%s/%s.%s", m->keydir, hint, ext)
-		      : snprintf(path, sizeof(path), "%s", m->keyfile);
+	n = m->keydir && !(m->keyfile && k->kind == VFIT_SIG_ECDSA)
+		? snprintf(path, sizeof(path), "%s/%s.%s", m->keydir, hint, ext)
+		: snprintf(path, sizeof(path), "%s", m->keyfile);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: key path too long", name,
 				    vfit_node_path(fit, node));
@@ -322,8 +343,9 @@ static int file_keys(struct vfit_signer *s, struct key *k, const char *name, con
 	}
 	k->priv = read_private(path);
 	if (!k->priv)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: cannot read a PEM private key",
-				    path);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: cannot read a PEM private key%s",
+				    path, getenv("MKIMAGE_SIGN_PASSWORD") ? "" :
+				    " (if it is encrypted, give its passphrase in MKIMAGE_SIGN_PASSWORD)");
 	if (!kind_ok(k->priv, k->kind))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not an %s key", path,
 				    kind_name(k->kind));

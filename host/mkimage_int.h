@@ -43,13 +43,6 @@ int vfit_write_full(int fd, const void *p, size_t n, uint64_t off);
 int vfit_dirname(const char *path, char *dir, size_t size);
 /* fsync of the directory holding path, so a rename or link in it survives a power cut. */
 int vfit_sync_dir(const char *path);
-/*
- * Creates the fixed-name temporary file tmp for writing with mode: a stale
- * one left by an interrupted writer is removed first, and the file is
- * created anew (O_EXCL, O_NOFOLLOW), so a symlink planted under that name
- * can never redirect the write.  The fd, or -1 with errno.
- */
-int vfit_create_tmp(const char *tmp, mode_t mode);
 
 /* One piece of an output file: len bytes from p at file offset off. */
 struct vfit_seg {
@@ -59,25 +52,42 @@ struct vfit_seg {
 };
 
 /*
- * Atomic replacement of one file: vfit_out_write() writes and fsyncs a
- * temporary file in the target's directory; vfit_out_commit() renames it
- * over the target (or, with no_replace, links it there, failing with
- * status 1 if the target exists) and fsyncs the directory;
+ * The one atomic file writer of the host side.  vfit_out_write() writes
+ * and fsyncs a temporary file in the target's directory; vfit_out_commit()
+ * renames it over the target (or, with no_replace, links it there,
+ * failing with status 1 if the target exists) and fsyncs the directory;
  * vfit_out_discard() removes it.  Several outputs are written first and
  * committed together, so a failure before the commit leaves every file
  * as it was.  mode 0 keeps the target's mode (0666 & ~umask for a new
  * file).
+ *
+ * The temporary file has a unique name beside the target, which is
+ * resolved through symlinks as writing through it would be, unless
+ * fixed_tmp: then it is always PATH.tmp, created anew (a planted symlink
+ * of that name is removed, never followed) and the target is the name
+ * itself -- for device stores (the simulator's directory, counter files),
+ * which an attacker may control and where a device that loses power
+ * mid-write must reuse one file instead of collecting a new one each time.
+ * durable(arg), when set, runs after each step that a power cut cannot
+ * undo (the temporary file on disk, then the new name on disk): the
+ * simulator counts them to cut power after any one.
  */
 struct vfit_out {
 	char *path;
 	char *tmp;
 	mode_t mode;
 	int no_replace;
+	int fixed_tmp;
+	void (*durable)(void *arg);
+	void *arg;
 };
 int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
 		   uint64_t size, struct vfit_err *e);
 int vfit_out_commit(struct vfit_out *o, struct vfit_err *e);
 void vfit_out_discard(struct vfit_out *o);
+/* vfit_out_write() of len bytes at data, then vfit_out_commit(). */
+int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t len,
+		  struct vfit_err *e);
 
 /*
  * An FDT in a malloc'ed buffer in libfdt's read-write layout (header,

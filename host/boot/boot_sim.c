@@ -21,9 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <lz4frame.h>
-#include <zlib.h>
-
+#include "vfit/decomp.h"
 #include "vfit-host/sim.h"
 #include "../mkimage_int.h"
 
@@ -73,32 +71,19 @@ static int read_all(int fd, uint8_t *p, size_t len)
 	return 0;
 }
 
+static void durable(void *arg)
+{
+	step(arg);
+}
+
 int vfit_boot_sim_write_file(struct vfit_boot_sim *s, const char *path, const void *buf,
 			     size_t len)
 {
-	char tmp[PATH_MAX];
-	int fd;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -1;
 	/* The device directory is attacker-controlled storage: never follow a planted tmp. */
-	fd = vfit_create_tmp(tmp, 0644);
-	if (fd < 0)
-		return -1;
-	if (vfit_write_full(fd, buf, len, 0) || fsync(fd)) {
-		close(fd);
-		unlink(tmp);
-		return -1;
-	}
-	if (close(fd)) {
-		unlink(tmp);
-		return -1;
-	}
-	step(s);
-	if (rename(tmp, path) || vfit_sync_dir(path))
-		return -1;
-	step(s);
-	return 0;
+	struct vfit_out o = { .mode = 0644, .fixed_tmp = 1, .durable = durable, .arg = s };
+	struct vfit_err e = { 0 };
+
+	return vfit_out_file(&o, path, buf, len, &e);
 }
 
 static int remove_file(struct vfit_boot_sim *s, const char *path)
@@ -243,67 +228,13 @@ static void sim_event(void *plat, const struct vfit_boot_event *ev)
 	vfit_boot_format_event(ev, sim_line, plat);
 }
 
-static int gunzip(const void *src, size_t len, void *dst, size_t cap, size_t *out)
-{
-	z_stream z;
-	int rc;
-
-	memset(&z, 0, sizeof(z));
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return -1;
-	z.next_in = (Bytef *)(uintptr_t)src;
-	z.next_out = dst;
-	rc = Z_OK;
-	/* zlib counts in uInt: feed and drain in chunks below 4 GiB. */
-	while (rc == Z_OK) {
-		size_t in_left = len - (size_t)((const uint8_t *)z.next_in - (const uint8_t *)src);
-		size_t out_left = cap - (size_t)((uint8_t *)z.next_out - (uint8_t *)dst);
-
-		z.avail_in = in_left > 0x40000000u ? 0x40000000u : (uInt)in_left;
-		z.avail_out = out_left > 0x40000000u ? 0x40000000u : (uInt)out_left;
-		if (!z.avail_out)
-			break;
-		rc = inflate(&z, Z_NO_FLUSH);
-	}
-	*out = (size_t)((uint8_t *)z.next_out - (uint8_t *)dst);
-	/* The whole input is exactly one gzip member. */
-	rc = rc == Z_STREAM_END &&
-	     (const uint8_t *)z.next_in == (const uint8_t *)src + len ? 0 : -1;
-	inflateEnd(&z);
-	return rc;
-}
-
-static int unlz4(const void *src, size_t len, void *dst, size_t cap, size_t *out)
-{
-	LZ4F_dctx *ctx;
-	size_t in_done = 0, out_done = 0, ret = 1;
-
-	if (LZ4F_isError(LZ4F_createDecompressionContext(&ctx, LZ4F_VERSION)))
-		return -1;
-	while (ret && in_done < len) {
-		size_t in = len - in_done, o = cap - out_done;
-
-		ret = LZ4F_decompress(ctx, (uint8_t *)dst + out_done, &o,
-				      (const uint8_t *)src + in_done, &in, NULL);
-		if (LZ4F_isError(ret))
-			break;
-		in_done += in;
-		out_done += o;
-		/* Output full with the frame unfinished: it does not fit. */
-		if (ret && out_done == cap && !in)
-			break;
-	}
-	LZ4F_freeDecompressionContext(ctx);
-	*out = out_done;
-	return !LZ4F_isError(ret) && !ret && in_done == len ? 0 : -1;
-}
-
+/* The device library's own decompressors (lib/decomp): the simulator runs what a port runs. */
 static int sim_decompress(void *plat, enum vfit_boot_comp comp, const void *src, size_t len,
 			  void *dst, size_t cap, size_t *out)
 {
 	(void)plat;
-	return comp == VFIT_BOOT_COMP_GZIP ? gunzip(src, len, dst, cap, out) :
-					     unlz4(src, len, dst, cap, out);
+	return vfit_decompress(comp == VFIT_BOOT_COMP_GZIP ? VFIT_COMP_GZIP : VFIT_COMP_LZ4, src,
+			       len, dst, cap, out) ? -1 : 0;
 }
 
 static uint64_t sim_now(void *plat)

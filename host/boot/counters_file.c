@@ -14,7 +14,7 @@
  *
  * The encoding is canonical (exact size, zero padding, unique names), so
  * one set of values has one file.  Updates go through
- * vfit_ctr_write_atomic(): after a crash at any point the file is either
+ * ctr_write(): after a crash at any point the file is either
  * the old one or the new one, and a stray temp file next to it is ignored.
  * A flock() on the directory serialises read-modify-write cycles of
  * concurrent processes.
@@ -169,7 +169,7 @@ static int store(const char *path, const struct table *t, int replace, struct vf
 	uint8_t buf[FILE_MAX_SIZE];
 	size_t len = encode(t, buf);
 
-	return vfit_ctr_write_atomic(path, buf, len, replace, e);
+	return ctr_write(path, buf, len, replace, e);
 }
 
 static int file_read(struct vfit_ctr_store *s, const char *name, uint64_t *value,

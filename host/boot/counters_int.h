@@ -25,16 +25,18 @@ struct vfit_ctr_store {
 };
 
 /*
- * Writes len bytes as path, atomically: a temporary file in the same
- * directory is written and fsync'd, then renamed over path (replace) or
- * linked to it (!replace: fails with status 1 if path exists), and the
- * directory is fsync'd so the new name survives a power cut.  Unlike
- * vfit_out_write() (unique temporary names), the temporary file is always
- * PATH.tmp: callers hold the store's lock, and a device that loses power
- * mid-write reuses that one file instead of collecting a new one each time.
+ * Writes len bytes as path with the host's atomic writer (vfit_out_file(),
+ * fixed PATH.tmp: callers hold the store's lock, and a device that loses
+ * power mid-write reuses that one file): replace, or link a new file that
+ * must not exist yet (status 1 if it does).
  */
-int vfit_ctr_write_atomic(const char *path, const void *data, size_t len, int replace,
-			  struct vfit_err *e);
+static inline int ctr_write(const char *path, const void *data, size_t len, int replace,
+			    struct vfit_err *e)
+{
+	struct vfit_out o = { .mode = 0600, .no_replace = !replace, .fixed_tmp = 1 };
+
+	return vfit_out_file(&o, path, data, len, e);
+}
 
 /* Big-endian fields of the stores' on-disk and NV formats. */
 static inline void ctr_put_be(uint8_t *p, uint64_t v, int n)

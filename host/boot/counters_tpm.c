@@ -172,7 +172,7 @@ static int auth_load(const char *path, int create, TPM2B_AUTH *auth, struct vfit
 		if (RAND_bytes(buf, VFIT_CTR_AUTH_SIZE) != 1)
 			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: no random bytes for the auth",
 					    path);
-		if (vfit_ctr_write_atomic(path, buf, VFIT_CTR_AUTH_SIZE, 0, e))
+		if (ctr_write(path, buf, VFIT_CTR_AUTH_SIZE, 0, e))
 			return -1;
 		r = vfit_read_small(path, buf, sizeof(buf), &len);
 	}

@@ -24,6 +24,21 @@ int vfit_disk_write(const char *path, const char *chain, char *const fits[], uns
 /* Sets rollback counter name to value (any value: this is the factory's tool). */
 int vfit_disk_counter(const char *path, const char *name, uint64_t value, struct vfit_err *e);
 
+/*
+ * Field update as the OS does it: vfit_boot_update() over the disk, with
+ * the ROM control DTB rom (the keys the device trusts) and the FIT files
+ * fits[0..n) (1..VFIT_BOOT_MAX_STAGES).  Prints the flow's console text;
+ * the disk changes only when the update is done (exit 1: refused).
+ */
+int vfit_disk_update(const char *path, const char *rom, char *const fits[], unsigned int n,
+		     struct vfit_err *e);
+
+/*
+ * The OS confirms the slot that booted last: writes the confirmation
+ * request the device honours at its next boot (vfit/disk.h).
+ */
+int vfit_disk_mark_good(const char *path, struct vfit_err *e);
+
 /* Lists partitions, chains, state and counters; fails (1) on any corrupt structure. */
 int vfit_disk_info(FILE *f, const char *path, struct vfit_err *e);
 

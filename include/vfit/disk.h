@@ -9,7 +9,9 @@
  *
  * Partitions, found by name among the entries of type VFIT_DISK_TYPE_GUID:
  *   vfit-a, vfit-b, vfit-recovery   a chain of FITs (stage 1 first)
- *   vfit-state                      the boot flow's state blob, as a record
+ *   vfit-state                      the boot flow's state blob, as a record at
+ *                                   0, and the OS's confirmation at
+ *                                   VFIT_CONFIRM_AT, as a second record
  *   vfit-counters                   rollback counters, as a record
  *
  * Chain header, the first 512 bytes of a chain partition (little-endian):
@@ -38,6 +40,18 @@
  *
  * Counters payload: n entries of {name[VFIT_DISK_CTR_NAME] NUL-padded,
  * u64 value}, names unique and valid counter names.
+ *
+ * Confirmation payload (kind VFIT_REC_CONFIRM): empty (nothing to
+ * confirm), or {u32 slot, u32 seq}: the OS asks the bootloader to confirm
+ * the slot it booted, whose boot left the state blob at sequence number
+ * seq.  The bootloader acts on it at its next power-on, only while the
+ * state still says that slot booted last at that seq (nothing booted or
+ * was updated since): it re-verifies the chain, ends its trial and
+ * advances the rollback counters (vfit_boot_mark_good()), then clears the
+ * request.  A request is no security input -- it can only make the device
+ * confirm what it booted last, after verifying it again -- so a
+ * confirmation record with no valid copy reads as "none", unlike state
+ * and counters.
  */
 #ifndef VFIT_DISK_H
 #define VFIT_DISK_H
@@ -55,6 +69,10 @@
 #define VFIT_REC_PAYLOAD_MAX (VFIT_REC_COPY - VFIT_REC_HDR - VFIT_REC_SUM)
 #define VFIT_REC_STATE 1u
 #define VFIT_REC_COUNTERS 2u
+#define VFIT_REC_CONFIRM 3u
+/* Byte offset of the confirmation record in the vfit-state partition. */
+#define VFIT_CONFIRM_AT (2u * VFIT_REC_COPY)
+#define VFIT_CONFIRM_SIZE 8u
 #define VFIT_DISK_CTR_NAME 32u
 #define VFIT_DISK_CTR_ENTRY (VFIT_DISK_CTR_NAME + 8u)
 #define VFIT_DISK_CTR_MAX (VFIT_REC_PAYLOAD_MAX / VFIT_DISK_CTR_ENTRY)
@@ -92,6 +110,12 @@ struct vfit_part {
 struct vfit_chain {
 	uint32_t count;
 	uint64_t offset[VFIT_CHAIN_MAX], size[VFIT_CHAIN_MAX];
+};
+
+/* The OS's confirmation of the boot it runs. */
+struct vfit_confirm {
+	uint32_t slot;                   /* 0 (A) or 1 (B) */
+	uint32_t seq;                    /* the state blob's seq after that boot */
 };
 
 /* 16 GPT bytes of a textual GUID ("xxxxxxxx-xxxx-..."); -1 when malformed. */
@@ -158,5 +182,10 @@ enum vfit_disk_result vfit_ctr_get(const uint8_t *payload, uint32_t len, const c
  */
 enum vfit_disk_result vfit_ctr_set(uint8_t *payload, uint32_t *len, uint32_t cap,
 				   const char *name, uint64_t value);
+
+/* Confirmation payload: ABSENT when empty, BAD when malformed (size, slot). */
+enum vfit_disk_result vfit_confirm_decode(const uint8_t *payload, uint32_t len,
+					  struct vfit_confirm *c);
+void vfit_confirm_encode(const struct vfit_confirm *c, uint8_t out[VFIT_CONFIRM_SIZE]);
 
 #endif

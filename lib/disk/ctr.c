@@ -6,24 +6,19 @@
  */
 #include <string.h>
 
+#include "vfit/boot.h"
 #include "vfit/disk.h"
 #include "disk_int.h"
 
-/* 1..31 characters of [A-Za-z0-9._-], NUL-padded to the field. */
+/* A counter name (vfit_counter_name_valid()), NUL-padded to the field. */
 static bool name_field_ok(const uint8_t *f)
 {
-	uint32_t i = 0;
+	const uint8_t *nul = memchr(f, 0, VFIT_DISK_CTR_NAME);
+	uint32_t i;
 
-	for (; i < VFIT_DISK_CTR_NAME && f[i]; i++) {
-		uint8_t c = f[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      c == '.' || c == '_' || c == '-'))
-			return false;
-	}
-	if (i == 0 || i == VFIT_DISK_CTR_NAME)
+	if (!nul || !vfit_counter_name_valid((const char *)f, (size_t)(nul - f)))
 		return false;
-	for (; i < VFIT_DISK_CTR_NAME; i++)
+	for (i = (uint32_t)(nul - f); i < VFIT_DISK_CTR_NAME; i++)
 		if (f[i])
 			return false;
 	return true;

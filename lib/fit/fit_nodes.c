@@ -183,9 +183,12 @@ static bool skip_to(const void *fit, const struct vfit_node_list *list, const in
  * node is skipped whole: nothing in it is included, not even its END_NODE
  * (the token before it is not).
  */
-enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
-				       uint32_t strings_len, const int32_t *end,
-				       struct vfit_hash_ctx *ctx)
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline enum vfit_result walk(const void *fit, const struct vfit_node_list *list,
+				   uint32_t strings_len, const int32_t *end,
+				   struct vfit_hash_ctx *ctx)
 {
 	const uint8_t *st = (const uint8_t *)fit + fdt_off_dt_struct(fit);
 	uint8_t stack[VFIT_MAX_DEPTH + 1];
@@ -265,8 +268,16 @@ enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_l
 	return VFIT_OK;
 }
 
+/* Two entry points, so a device build (no end[]) links the walk without the skipping. */
 enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
 				  uint32_t strings_len, struct vfit_hash_ctx *ctx)
 {
-	return vfit_conf_digest_skip(fit, list, strings_len, NULL, ctx);
+	return walk(fit, list, strings_len, NULL, ctx);
+}
+
+enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
+				       uint32_t strings_len, const int32_t *end,
+				       struct vfit_hash_ctx *ctx)
+{
+	return walk(fit, list, strings_len, end, ctx);
 }

@@ -63,29 +63,35 @@ const char *linux_check(const void *img, size_t len, uint64_t load, uint64_t *me
 
 #endif
 
-const char *linux_fdt(void *dst, size_t cap, void *src, size_t src_len, const char *bootargs,
-		      uint64_t initrd, uint64_t initrd_size)
+const char *linux_fdt_copy(void *dst, size_t cap, void *src, size_t src_len)
 {
-	int chosen;
-
-	/* Packed in place first: QEMU's DTB claims 1 MiB, of which it uses a few KiB. */
 	if (src_len < sizeof(struct fdt_header) || fdt_check_header(src) ||
-	    fdt_totalsize(src) > src_len || fdt_pack(src))
+	    fdt_totalsize(src) > src_len)
+		return "the DTB is malformed";
+	/* QEMU's DTB claims 1 MiB, of which it uses a few KiB: packed in place first. */
+	if (fdt_totalsize(src) > cap && fdt_pack(src))
 		return "the DTB is malformed";
 	if (fdt_open_into(src, dst, (int)cap))
 		return "the DTB does not fit the stage's DTB buffer";
-	chosen = fdt_path_offset(dst, "/chosen");
+	return NULL;
+}
+
+const char *linux_fdt_chosen(void *dtb, const char *bootargs, uint64_t initrd,
+			     uint64_t initrd_size)
+{
+	int chosen = fdt_path_offset(dtb, "/chosen");
+
 	if (chosen < 0)
-		chosen = fdt_add_subnode(dst, 0, "chosen");
+		chosen = fdt_add_subnode(dtb, 0, "chosen");
 	if (chosen < 0)
 		return "cannot add /chosen";
-	if (fdt_setprop_string(dst, chosen, "bootargs", bootargs))
+	if (fdt_setprop_string(dtb, chosen, "bootargs", bootargs))
 		return "cannot set /chosen/bootargs";
 	if (initrd_size &&
-	    (fdt_setprop_u64(dst, chosen, "linux,initrd-start", initrd) ||
-	     fdt_setprop_u64(dst, chosen, "linux,initrd-end", initrd + initrd_size)))
+	    (fdt_setprop_u64(dtb, chosen, "linux,initrd-start", initrd) ||
+	     fdt_setprop_u64(dtb, chosen, "linux,initrd-end", initrd + initrd_size)))
 		return "cannot set /chosen/linux,initrd-*";
-	if (fdt_pack(dst))
+	if (fdt_pack(dtb))
 		return "cannot pack the DTB";
 	return NULL;
 }

@@ -15,12 +15,18 @@
 const char *linux_check(const void *img, size_t len, uint64_t load, uint64_t *mem);
 
 /*
- * Copies the DTB src[0..src_len) (packed in place first) into dst[0..cap)
- * and sets /chosen: bootargs and, when initrd_size, linux,initrd-start/end.
- * NULL or why not.
+ * Copies the DTB src[0..src_len) into dst[0..cap), opened for changes
+ * (src is packed in place first when it claims more than cap).  NULL or
+ * why not.
  */
-const char *linux_fdt(void *dst, size_t cap, void *src, size_t src_len, const char *bootargs,
-		      uint64_t initrd, uint64_t initrd_size);
+const char *linux_fdt_copy(void *dst, size_t cap, void *src, size_t src_len);
+
+/*
+ * Sets /chosen in the copy: bootargs and, when initrd_size,
+ * linux,initrd-start/end; then packs it.  NULL or why not.
+ */
+const char *linux_fdt_chosen(void *dtb, const char *bootargs, uint64_t initrd,
+			     uint64_t initrd_size);
 
 /*
  * Cleans the D-cache over what the kernel reads with its MMU off: its

@@ -1,41 +1,42 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Phase-1 glue of the QEMU virt stage: read ONE FIT from slot A into the
- * staging area, verify it there against the ROM keys built into the
- * stage, place its images, boot Linux.  Everything else is the platform
- * layer (plat.h) and the Linux protocol (linux.h); phase 2 replaces this
- * file with the boot flow (A/B, recovery, rollback) over the same layer.
+ * The QEMU virt stage: bring-up, the OS's pending confirmation, one
+ * power-on of the boot flow (include/vfit/boot.h: A/B slots with trial
+ * attempts, recovery, rollback indexes against the counter partition),
+ * then Linux started with what the flow's report names.  The flow's
+ * events reach the console through its formatter (ops.c), worded as the
+ * simulator words them; the stage's own lines start with "vfit-stage: ".
  */
 #include <stdarg.h>
 #include <string.h>
 
 #include <libfdt.h>
 
-#include "vfit/decomp.h"
+#include "vfit/boot.h"
 #include "vfit/disk.h"
-#include "vfit/fit.h"
 #include "linux.h"
+#include "ops.h"
 #include "plat.h"
 #include "port.h"
 
-#define BOOTARGS "console=ttyAMA0"
-#define MAX_RANGES 8
 #define DTB_ROOM 0x40000u
-#define DTB_MAX 0x200000u
+#define QEMU_DTB_MAX 0x200000u
+#define STACK_PAINT 0xa5u
 
-extern const uint8_t rom_keys[], rom_keys_end[];
 void stage_main(void);
 
-static struct vfit_verify_result res;
+/* What the flow is handed lives in the loader region (the stage's bss). */
+static struct vfit_boot_scratch scratch;
+static struct vfit_boot_event events[48];
+static struct vfit_boot_timings times;
+static struct vfit_boot_report report;
+static struct vfit_boot_region region;
+static struct vfit_boot_layout layout;
+static struct plat_ram ram;
+/* The DTB Linux gets: QEMU's (or the FIT's), copied before anything is loaded over it. */
 static uint8_t dtb[DTB_ROOM] __attribute__((aligned(4096)));
 
-/* RAM in use during this boot, so no image lands on the stage, the FIT or another image. */
-static struct range {
-	uint64_t addr, size;
-	const char *what;
-} used[MAX_RANGES];
-static unsigned int nused;
-static struct plat_ram ram;
+static const char *const chain_name[] = { "A", "B", "recovery" };
 
 static void say(const char *a, const char *b)
 {
@@ -59,42 +60,6 @@ __attribute__((noreturn, sentinel)) static void refuse(const char *s, ...)
 	port_power_off();
 }
 
-static void reserve(const char *what, uint64_t addr, uint64_t size)
-{
-	unsigned int i;
-
-	if (addr < ram.base || size > ram.size || addr - ram.base > ram.size - size)
-		refuse(what, ": load range outside RAM", NULL);
-	for (i = 0; i < nused; i++)
-		if (addr < used[i].addr + used[i].size && used[i].addr < addr + size)
-			refuse(what, " overlaps the ", used[i].what, NULL);
-	if (nused == MAX_RANGES)
-		refuse(what, ": too many images", NULL);
-	used[nused++] = (struct range){ addr, size, what };
-}
-
-/* Free bytes from addr to the next range in use or the end of RAM. */
-static uint64_t room_at(uint64_t addr)
-{
-	uint64_t end = ram.base + ram.size;
-	unsigned int i;
-
-	for (i = 0; i < nused; i++)
-		if (used[i].addr > addr && used[i].addr < end)
-			end = used[i].addr;
-	return addr < ram.base || addr >= end ? 0 : end - addr;
-}
-
-static const struct vfit_image *image(const char *prop)
-{
-	unsigned int i;
-
-	for (i = 0; i < res.nimages; i++)
-		if (!strcmp(res.image[i].prop, prop) && res.image[i].index == 0)
-			return &res.image[i];
-	return NULL;
-}
-
 static void time_line(const char *what, uint64_t ns)
 {
 	con_puts("vfit-stage: time ");
@@ -105,140 +70,208 @@ static void time_line(const char *what, uint64_t ns)
 	con_nl();
 }
 
-/* Places the verified kernel; returns the RAM it claims (Image bss included). */
-static uint64_t load_kernel(const struct vfit_image *k)
+/* The stack below this frame, painted so the deepest use can be read back before the jump. */
+static void stack_paint(void)
 {
-	enum vfit_comp kind;
-	uint8_t *dst = (uint8_t *)(uintptr_t)k->load;
-	uint64_t mem, room;
-	size_t out;
-	const char *why;
+	uint8_t *low = (uint8_t *)__stack_bottom;
+	uint8_t *here = (uint8_t *)__builtin_frame_address(0) - 1024;
 
-	if (!k->has_load)
-		refuse("kernel: no load address", NULL);
-	kind = vfit_comp_kind(k->compression);
-	if (kind == VFIT_COMP_UNKNOWN)
-		refuse("kernel: unsupported compression '", k->compression, "'", NULL);
-	if (kind == VFIT_COMP_NONE) {
-		why = linux_check(k->data, k->size, k->load, &mem);
-		if (why)
-			refuse(why, NULL);
-		reserve("kernel", k->load, mem);
-		memcpy(dst, k->data, k->size);
-		return mem;
-	}
-	/* Compressed: exactly the free room at the load address is offered, never more. */
-	room = room_at(k->load);
-	if (vfit_decompress(kind, k->data, k->size, dst, (size_t)room, &out))
-		refuse("kernel: ", k->compression,
-		       " data is corrupt or does not fit the free RAM at its load address", NULL);
-	why = linux_check(dst, out, k->load, &mem);
-	if (why)
-		refuse(why, NULL);
-	reserve("kernel", k->load, mem);
-	return mem;
+	memset(low, STACK_PAINT, (size_t)(here - low));
+}
+
+static uint64_t stack_used(void)
+{
+	const uint8_t *p = (const uint8_t *)__stack_bottom;
+
+	while (p < (const uint8_t *)__stack_top && *p == STACK_PAINT)
+		p++;
+	return (uint64_t)((const uint8_t *)__stack_top - p);
+}
+
+/* The flow's view of the machine, as data: QEMU's RAM mapped 1:1, the stage, the staging area. */
+static void set_layout(void)
+{
+	region.base = ram.base;
+	region.size = ram.size;
+	region.host = (uint8_t *)(uintptr_t)ram.base;
+	layout.ram = &region;
+	layout.nram = 1;
+	layout.loader_addr = ram.loader_addr;
+	layout.loader_size = ram.loader_size;
+	layout.fit_addr = ram.fit_addr;
+	layout.fit_size = ram.fit_size;
 }
 
 /*
- * Phase 1 keeps no state and enforces no rollback index yet, but a disk
- * whose state or counter store is corrupt is refused already: it fails
- * closed, as the boot flow of phase 2 will.
+ * A state or counter partition with no valid copy fails closed: one power
+ * cut never tears both copies, so the disk was damaged or tampered with.
+ * (The flow alone would start from its default state -- both slots good --
+ * as the simulator does with a corrupt state file; counters it would fail
+ * closed on too, but only after verifying every slot.)
  */
 static void check_stores(void)
 {
 	static uint8_t state[VFIT_REC_PAYLOAD_MAX];
-	uint64_t kernel = 0;
+	uint64_t v;
 	size_t len;
 
 	if (plat_state_read(state, sizeof(state), &len) == PLAT_IO_ERROR)
 		port_halt("vfit-state: no valid copy (corrupt or unreadable): failing closed");
-	if (plat_counter_read("kernel", &kernel) == PLAT_IO_ERROR)
+	if (plat_counter_read("kernel", &v) == PLAT_IO_ERROR)
 		port_halt("vfit-counters: no valid copy (corrupt or unreadable): failing closed");
-	con_puts("vfit-stage: rollback counter kernel = ");
-	con_dec(kernel);
+}
+
+/*
+ * The OS asked to confirm the slot it booted (vfit/disk.h).  Honoured only
+ * while the state still says that slot booted last, at the same sequence
+ * number: then vfit_boot_mark_good() verifies its chain again, ends its
+ * trial and advances the rollback counters to the chain's indexes.  The
+ * request is cleared unless the platform failed (the next boot retries).
+ */
+static void confirm(void)
+{
+	uint8_t buf[VFIT_BOOT_STATE_SIZE];
+	struct vfit_boot_state st;
+	unsigned int slot;
+	uint32_t seq;
+	size_t len = 0;
+
+	if (plat_confirm_read(&slot, &seq) != PLAT_IO_OK)
+		return;
+	vfit_boot_state_default(&st);
+	if (plat_state_read(buf, sizeof(buf), &len) == PLAT_IO_OK)
+		(void)vfit_boot_state_decode(buf, len, &st);
+	if (st.booted != slot || st.seq != seq) {
+		con_puts("vfit-stage: ignoring the OS's confirmation of slot ");
+		con_puts(chain_name[slot]);
+		con_puts(" at state ");
+		con_dec(seq);
+		con_puts(": the state is now ");
+		con_dec(st.seq);
+		con_nl();
+	} else {
+		say("the OS confirmed slot ", chain_name[slot]);
+		report.timings = NULL;
+		if (vfit_boot_mark_good(&stage_ops, &layout, &scratch, &report) == VFIT_BOOT_ERROR) {
+			say("mark-good failed: ", vfit_boot_why_to_string(report.why));
+			return;
+		}
+	}
+	if (plat_confirm_clear())
+		say("the confirmation could not be cleared", NULL);
+}
+
+static void print_times(uint64_t flow)
+{
+	static const char *const phase[VFIT_BOOT_T_PHASES] = { "read", "verify", "load" };
+	uint64_t sum[VFIT_BOOT_T_PHASES] = { 0 };
+	unsigned int i, p;
+
+	for (i = 0; i <= VFIT_BOOT_MAX_STAGES; i++) {
+		if (!times.t[i][0] && !times.t[i][1] && !times.t[i][2])
+			continue;
+		con_puts("vfit-stage: time ");
+		if (i < VFIT_BOOT_MAX_STAGES) {
+			con_puts("stage ");
+			con_dec(i + 1);
+		} else {
+			con_puts("recovery");
+		}
+		for (p = 0; p < VFIT_BOOT_T_PHASES; p++) {
+			con_puts(p ? ", " : ": ");
+			con_puts(phase[p]);
+			con_puts(" ");
+			con_dec(times.t[i][p]);
+			sum[p] += times.t[i][p];
+		}
+		con_puts(" ns");
+		con_nl();
+	}
+	for (p = 0; p < VFIT_BOOT_T_PHASES; p++)
+		time_line(phase[p], sum[p]);
+	time_line("flow", flow);
+}
+
+static bool overlap(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
+{
+	return a < b + bs && b < a + as;
+}
+
+/* Linux with what the report names: the protocol's checks, the DTB, the jump. */
+__attribute__((noreturn)) static void start_linux(void)
+{
+	const struct vfit_boot_blob *k = &report.kernel, *rd = &report.ramdisk;
+	const char *who = report.slot < 2 ? chain_name[report.slot] : chain_name[2];
+	uint64_t mem, rd_addr = rd->present ? rd->addr : 0, rd_size = rd->present ? rd->size : 0;
+	char args[64] = "console=ttyAMA0 vfit.slot=";
+	const char *why;
+
+	/* The flow checked that the entry lies in the kernel; Linux starts at its first byte. */
+	if (report.entry != k->addr)
+		refuse("kernel: entry differs from the load address (Linux starts at its first byte)",
+		       NULL);
+	why = linux_check((const void *)(uintptr_t)k->addr, (size_t)k->size, k->addr, &mem);
+	if (why)
+		refuse(why, NULL);
+	/* The flow placed the file; the kernel's bss (arm64 image_size) follows it. */
+	if (mem > ram.base + ram.size - k->addr ||
+	    overlap(k->addr, mem, ram.loader_addr, ram.loader_size) ||
+	    overlap(k->addr, mem, rd_addr, rd_size))
+		refuse("kernel: its image_size (bss included) reaches the stage, the initrd or the end "
+		       "of RAM", NULL);
+	if (report.fdt.present) {
+		why = linux_fdt_copy(dtb, sizeof(dtb), (void *)(uintptr_t)report.fdt.addr,
+				     (size_t)report.fdt.size);
+		if (why)
+			refuse("the FIT's DTB: ", why, NULL);
+	}
+	memcpy(args + strlen(args), who, strlen(who) + 1);
+	why = linux_fdt_chosen(dtb, args, rd_addr, rd_size);
+	if (why)
+		refuse("DTB: ", why, NULL);
+	con_puts("vfit-stage: Linux: dtb ");
+	con_hex((uintptr_t)dtb);
+	con_puts(" (");
+	con_puts(report.fdt.present ? "the FIT's" : "QEMU's");
+	con_puts("), bootargs \"");
+	con_puts(args);
+	con_puts("\", stack used ");
+	con_dec(stack_used());
+	con_puts(" bytes");
 	con_nl();
+	linux_clean(k->addr, mem, (uintptr_t)dtb, fdt_totalsize(dtb), rd_addr, rd_size);
+	time_line("reset-to-kernel-entry", plat_now_ns());
+	port_enter_linux((uintptr_t)dtb, (uintptr_t)k->addr);
 }
 
 void stage_main(void)
 {
-	const struct vfit_image *k, *rd, *fdt;
-	uint64_t t0 = plat_now_ns(), t1, t2, t3, kmem, rd_addr = 0, rd_size = 0;
-	size_t len;
+	enum vfit_boot_outcome o;
 	const char *why;
-	enum vfit_result r;
+	uint64_t t0;
 
 	why = plat_init(&ram);
 	if (why)
 		port_halt(why);
-	say("vfit QEMU virt stage, " VFIT_STAGE_ARCH ", verifying slot A", NULL);
+	/* With the MMU on: before it, RAM is Device memory, where unaligned stores fault. */
+	stack_paint();
+	say("vfit QEMU virt stage, " VFIT_STAGE_ARCH, NULL);
+	set_layout();
 	check_stores();
-	reserve("stage", ram.loader_addr, ram.loader_size);
-	reserve("FIT staging area", ram.fit_addr, ram.fit_size);
-
-	t1 = plat_now_ns();
-	switch (plat_chain_read(PLAT_SLOT_A, 0, (void *)(uintptr_t)ram.fit_addr,
-				(size_t)ram.fit_size, &len)) {
-	case PLAT_IO_OK:
-		break;
-	case PLAT_IO_ABSENT:
-		port_halt("slot A holds no FIT");
-	case PLAT_IO_BIG:
-		port_halt("slot A's FIT is larger than the staging area");
-	default:
-		port_halt("slot A: disk error or corrupt chain header");
-	}
-	t2 = plat_now_ns();
-	r = vfit_verify((const void *)(uintptr_t)ram.fit_addr, len, rom_keys,
-			(size_t)(rom_keys_end - rom_keys), NULL, 0, &res);
-	t3 = plat_now_ns();
-	if (r != VFIT_OK)
-		refuse("slot A FIT: ", res.err_path, res.err_prop ? ": " : "",
-		       res.err_prop ? res.err_prop : "", ": ", vfit_result_to_string(r), NULL);
-	if (!res.conf_verified)
-		refuse("slot A FIT: no required key signed the configuration", NULL);
-	say("verified configuration ", res.conf);
-
-	k = image("kernel");
-	if (!k)
-		refuse("slot A FIT: the configuration has no kernel", NULL);
-	/* The jump must land in the kernel it placed, wherever the FIT says it starts. */
-	if (k->has_entry && k->entry != k->load)
-		refuse("kernel: entry differs from the load address (Linux starts at its first byte)",
-		       NULL);
-	rd = image("ramdisk");
-	if (rd) {
-		rd_size = rd->size;
-		rd_addr = rd->has_load ? rd->load : ram.fit_addr + rd->offset;
-	}
-	/* The DTB first: QEMU's lies where a zImage goes. */
-	fdt = image("fdt");
-	if (fdt)
-		why = linux_fdt(dtb, sizeof(dtb), (void *)(uintptr_t)fdt->data, fdt->size, BOOTARGS,
-				rd_addr, rd_size);
-	else
-		why = linux_fdt(dtb, sizeof(dtb), (void *)(uintptr_t)ram.dtb_addr, DTB_MAX,
-				BOOTARGS, rd_addr, rd_size);
+	/* QEMU's DTB lies where a zImage goes: copied before the flow loads anything. */
+	why = linux_fdt_copy(dtb, sizeof(dtb), (void *)(uintptr_t)ram.dtb_addr, QEMU_DTB_MAX);
 	if (why)
-		refuse("DTB: ", why, NULL);
-	kmem = load_kernel(k);
-	if (rd && rd->has_load) {
-		reserve("ramdisk", rd->load, rd->size);
-		memcpy((void *)(uintptr_t)rd->load, rd->data, rd->size);
-	}
-
-	time_line("read", t2 - t1);
-	time_line("verify", t3 - t2);
-	time_line("load", plat_now_ns() - t3);
-	time_line("stage", plat_now_ns() - t0);
-	con_puts("vfit-stage: starting kernel at ");
-	con_hex(k->load);
-	con_puts(", dtb ");
-	con_hex((uintptr_t)dtb);
-	con_puts(rd ? ", initrd " : "");
-	if (rd)
-		con_hex(rd_addr);
-	con_nl();
-	linux_clean(k->load, kmem, (uintptr_t)dtb, fdt_totalsize(dtb), rd_addr, rd_size);
-	time_line("reset-to-kernel-entry", plat_now_ns());
-	port_enter_linux((uintptr_t)dtb, (uintptr_t)k->load);
+		port_halt(why);
+	vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
+	confirm();
+	report.timings = &times;
+	t0 = plat_now_ns();
+	o = vfit_boot(&stage_ops, &layout, &scratch, &report);
+	print_times(plat_now_ns() - t0);
+	if (o == VFIT_BOOT_KERNEL || o == VFIT_BOOT_RECOVERY)
+		start_linux();
+	if (o == VFIT_BOOT_HALT)
+		port_halt("nothing verified");
+	say("halted: platform failure: ", vfit_boot_why_to_string(report.why));
+	port_power_off();
 }

@@ -3,7 +3,7 @@
  * The platform layer of the QEMU virt port: exactly the services a boot
  * flow needs -- storage objects (FIT chains on GPT partitions) read into
  * and written from RAM, the state blob, the rollback counter store, a
- * console, a clock and the RAM layout.  Phase 2 maps these one to one onto
+ * console, a clock and the RAM layout.  ops.c maps these one to one onto
  * the boot flow's ops; nothing here knows about FITs or keys.
  */
 #ifndef PORT_PLAT_H
@@ -62,6 +62,14 @@ enum plat_io plat_state_write(const void *buf, size_t len);
 /* Rollback counters (0 when never advanced); ERROR when the store is corrupt. */
 enum plat_io plat_counter_read(const char *name, uint64_t *value);
 enum plat_io plat_counter_advance(const char *name, uint64_t value);
+
+/*
+ * The OS's confirmation of the boot it runs (vfit/disk.h): ABSENT when
+ * there is none, including when no copy is valid (a request is no
+ * security input); clear replaces it with "none".
+ */
+enum plat_io plat_confirm_read(unsigned int *slot, uint32_t *seq);
+enum plat_io plat_confirm_clear(void);
 
 void plat_print(const char *line);
 uint64_t plat_now_ns(void);

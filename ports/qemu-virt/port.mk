@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # ports/qemu-virt: the bare-metal verified-boot stage for QEMU virt, included
 # by the top Makefile.  Per ARCH (arm64, arm) under $(BUILD)/qemu/ARCH:
-#   stage.bin    the stage (-bios), with rom.dtb built in
-#   disk.img     a vfit boot disk whose slot A holds linux.fit
-#   linux.fit    Debian's kernel + a busybox initramfs, signed with the dev key
+#   stage.bin     the stage (-bios), with rom.dtb built in (keys dev, recovery)
+#   disk.img      a vfit boot disk: linux.fit in slots A and B, recovery.fit
+#   linux.fit     Debian's kernel + a busybox initramfs (tag "main"), signed
+#                 with the dev key, rollback-index 1
+#   recovery.fit  the same kernel + an initramfs tagged "recovery", signed
+#                 with key-recovery
 # `make qemu-boot ARCH=arm64|arm` builds both and boots them; exit 0 only
 # when the guest printed the marker.  Debian's kernel, busybox and libfdt
 # for the target are fetched by `scripts/deps qemu` into $(BUILD)/qemu.
@@ -48,9 +51,9 @@ qemu-boot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
 	$(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img \
 		"$(QV_MARKER)"
 
-$(QEMU_DIR)/keys/dev.key: | $(BUILD)/vfit
+$(QEMU_DIR)/keys/%.key: | $(BUILD)/vfit
 	@mkdir -p $(@D)
-	$(BUILD)/vfit keygen -a rsa2048 -k $(@D) -n dev -f
+	$(BUILD)/vfit keygen -a rsa2048 -k $(@D) -n $* -f
 
 # $(1): arm64 or arm
 define QV_ARCH
@@ -78,24 +81,31 @@ $(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: $$(QV_OBJ_$(1)) 
 $(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
 	$(QV_CROSS_$(1))objcopy -O binary $$< $$@
 
-$(QEMU_DIR)/$(1)/initramfs.cpio: $(QV)/mkinitramfs | $(QV_DEPS_OK)
+$(QEMU_DIR)/$(1)/initramfs-main.cpio $(QEMU_DIR)/$(1)/initramfs-recovery.cpio: \
+		$(QEMU_DIR)/$(1)/initramfs-%.cpio: $(QV)/mkinitramfs | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)
-	$(QV)/mkinitramfs $(QEMU_DIR)/root-$(1)/bin/busybox "$(QV_MARKER)" $$@
-$(QEMU_DIR)/$(1)/linux.its: $(QV)/linux.its.in | $(QV_DEPS_OK)
-	@mkdir -p $$(@D)
-	sed -e "s|@KERNEL@|$$$$(ls $(abspath $(QEMU_DIR))/root-$(1)/boot/vmlinuz-* | head -n 1)|" \
-	    -e 's|@INITRD@|initramfs.cpio|' -e 's|@ARCH@|$(QV_FIT_$(1))|' -e 's|@COMP@|none|' \
-	    -e 's|@LOAD@|$(QV_LOAD_$(1))|' -e 's|@KEY@|dev|' $$< >$$@
-# Signing writes the dev key into rom.dtb (required = "conf"): the stage's ROM keys.
-$(QEMU_DIR)/$(1)/linux.fit $(QEMU_DIR)/$(1)/rom.dtb &: $(QEMU_DIR)/$(1)/linux.its \
-		$(QEMU_DIR)/$(1)/initramfs.cpio $(QEMU_DIR)/keys/dev.key
+	$(QV)/mkinitramfs $(QEMU_DIR)/root-$(1)/bin/busybox "$(QV_MARKER)" $$@ $$*
+# Signing writes the keys into rom.dtb, the stage's ROM keys: dev (required
+# for configurations) and key-recovery (recovery's own, not required).
+$(QEMU_DIR)/$(1)/linux.fit $(QEMU_DIR)/$(1)/recovery.fit $(QEMU_DIR)/$(1)/rom.dtb &: \
+		$(QV)/linux.its.in $(QV)/mkfit $(QEMU_DIR)/$(1)/initramfs-main.cpio \
+		$(QEMU_DIR)/$(1)/initramfs-recovery.cpio $(QEMU_DIR)/keys/dev.key \
+		$(QEMU_DIR)/keys/recovery.key | $(BUILD)/vfit
 	printf '/dts-v1/;\n/ {\n};\n' | dtc -I dts -O dtb -o $(QEMU_DIR)/$(1)/rom.dtb
-	cd $(QEMU_DIR)/$(1) && $(abspath $(BUILD)/vfit) mkimage -f linux.its -k ../keys \
-		-K rom.dtb -r linux.fit >/dev/null
-$(QEMU_DIR)/$(1)/disk.img: $(QEMU_DIR)/$(1)/linux.fit | $(BUILD)/vfit
+	VFIT=$(BUILD)/vfit $(QV)/mkfit -i 1 -K $(QEMU_DIR)/$(1)/rom.dtb -r $(QV_FIT_$(1)) \
+		$$$$(ls $(QEMU_DIR)/root-$(1)/boot/vmlinuz-* | head -n 1) \
+		$(QEMU_DIR)/$(1)/initramfs-main.cpio $(QV_LOAD_$(1)) $(QEMU_DIR)/keys \
+		$(QEMU_DIR)/$(1)/linux.fit
+	VFIT=$(BUILD)/vfit $(QV)/mkfit -n recovery -K $(QEMU_DIR)/$(1)/rom.dtb $(QV_FIT_$(1)) \
+		$$$$(ls $(QEMU_DIR)/root-$(1)/boot/vmlinuz-* | head -n 1) \
+		$(QEMU_DIR)/$(1)/initramfs-recovery.cpio $(QV_LOAD_$(1)) $(QEMU_DIR)/keys \
+		$(QEMU_DIR)/$(1)/recovery.fit
+$(QEMU_DIR)/$(1)/disk.img: $(QEMU_DIR)/$(1)/linux.fit $(QEMU_DIR)/$(1)/recovery.fit | $(BUILD)/vfit
 	rm -f $$@
 	$(BUILD)/vfit disk create --slot-size 48M $$@
-	$(BUILD)/vfit disk write $$@ a $$<
+	$(BUILD)/vfit disk write $$@ a $(QEMU_DIR)/$(1)/linux.fit
+	$(BUILD)/vfit disk write $$@ b $(QEMU_DIR)/$(1)/linux.fit
+	$(BUILD)/vfit disk write $$@ recovery $(QEMU_DIR)/$(1)/recovery.fit
 endef
 $(foreach a,arm64 arm,$(eval $(call QV_ARCH,$(a))))
 

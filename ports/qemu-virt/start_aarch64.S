@@ -5,7 +5,7 @@
  * .data and .bss, FP/SIMD (the SHA-256 code uses the crypto extension),
  * the exception vectors, and calls stage_main().
  */
-	.section .text.start, "ax"
+	.section .reset, "ax"
 	.global _start
 _start:
 	msr	daifset, #0xf

@@ -7,7 +7,7 @@
  */
 	.syntax	unified
 	.arm
-	.section .text.start, "ax"
+	.section .reset, "ax"
 	.global _start
 _start:
 	cpsid	aif

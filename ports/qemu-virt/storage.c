@@ -136,30 +136,40 @@ enum plat_io plat_chain_write(enum plat_chain c, const void *const fit[], const 
 	return write_bytes(c, 0, sec, sizeof(sec));
 }
 
-/* The newest valid copy of a record partition, or ERROR (fail closed). */
-static enum plat_io rec_read(unsigned int p, uint32_t kind, const uint8_t **data, uint32_t *len,
-			     uint32_t *seq, unsigned int *which)
+/* The newest valid copy of the record at byte off of a partition, or ERROR (fail closed). */
+static enum plat_io rec_read(unsigned int p, uint64_t off, uint32_t kind, const uint8_t **data,
+			     uint32_t *len, uint32_t *seq, unsigned int *which)
 {
 	if (!disk.have[p])
 		return PLAT_IO_ERROR;
-	if (part_bytes(&disk.part[p]) < sizeof(rec) || read_bytes(p, 0, rec, sizeof(rec)))
+	if (part_bytes(&disk.part[p]) < off + sizeof(rec) || read_bytes(p, off, rec, sizeof(rec)))
 		return PLAT_IO_ERROR;
 	return vfit_rec_decode(rec, kind, data, len, seq, which) ? PLAT_IO_ERROR : PLAT_IO_OK;
 }
 
-static enum plat_io rec_write(unsigned int p, uint32_t kind, const void *data, uint32_t len)
+/*
+ * Writes the copy that is not the newest.  fresh: a record with no valid
+ * copy may be started over (only the confirmation, which is no security
+ * input; state and counters stay corrupt, failing closed).
+ */
+static enum plat_io rec_write(unsigned int p, uint64_t off, uint32_t kind, const void *data,
+			      uint32_t len, bool fresh)
 {
 	const uint8_t *old;
-	uint32_t old_len, seq;
-	unsigned int which;
-	enum plat_io r = rec_read(p, kind, &old, &old_len, &seq, &which);
+	uint32_t old_len, seq = 0;
+	unsigned int which = 1;
+	enum plat_io r;
 
-	if (r)
+	if (!disk.have[p] || part_bytes(&disk.part[p]) < off + sizeof(rec))
+		return PLAT_IO_ERROR;
+	r = rec_read(p, off, kind, &old, &old_len, &seq, &which);
+	if (r && !fresh)
 		return r;
 	which ^= 1;
 	if (vfit_rec_encode(kind, seq + 1, data, len, rec + which * VFIT_REC_COPY))
 		return PLAT_IO_BIG;
-	return write_bytes(p, which * VFIT_REC_COPY, rec + which * VFIT_REC_COPY, VFIT_REC_COPY);
+	return write_bytes(p, off + which * VFIT_REC_COPY, rec + which * VFIT_REC_COPY,
+			   VFIT_REC_COPY);
 }
 
 enum plat_io plat_state_read(void *buf, size_t cap, size_t *len)
@@ -167,7 +177,7 @@ enum plat_io plat_state_read(void *buf, size_t cap, size_t *len)
 	const uint8_t *data;
 	uint32_t n, seq;
 	unsigned int which;
-	enum plat_io r = rec_read(P_STATE, VFIT_REC_STATE, &data, &n, &seq, &which);
+	enum plat_io r = rec_read(P_STATE, 0, VFIT_REC_STATE, &data, &n, &seq, &which);
 
 	if (r)
 		return r;
@@ -184,7 +194,7 @@ enum plat_io plat_state_write(const void *buf, size_t len)
 {
 	if (!len || len > VFIT_REC_PAYLOAD_MAX)
 		return PLAT_IO_BIG;
-	return rec_write(P_STATE, VFIT_REC_STATE, buf, (uint32_t)len);
+	return rec_write(P_STATE, 0, VFIT_REC_STATE, buf, (uint32_t)len, false);
 }
 
 enum plat_io plat_counter_read(const char *name, uint64_t *value)
@@ -192,7 +202,7 @@ enum plat_io plat_counter_read(const char *name, uint64_t *value)
 	const uint8_t *data;
 	uint32_t n, seq;
 	unsigned int which;
-	enum plat_io r = rec_read(P_COUNTERS, VFIT_REC_COUNTERS, &data, &n, &seq, &which);
+	enum plat_io r = rec_read(P_COUNTERS, 0, VFIT_REC_COUNTERS, &data, &n, &seq, &which);
 
 	if (r)
 		return r;
@@ -212,12 +222,32 @@ enum plat_io plat_counter_advance(const char *name, uint64_t value)
 	const uint8_t *data;
 	uint32_t n, seq;
 	unsigned int which;
-	enum plat_io r = rec_read(P_COUNTERS, VFIT_REC_COUNTERS, &data, &n, &seq, &which);
+	enum plat_io r = rec_read(P_COUNTERS, 0, VFIT_REC_COUNTERS, &data, &n, &seq, &which);
 
 	if (r)
 		return r;
 	memcpy(payload, data, n);
 	if (vfit_ctr_set(payload, &n, sizeof(payload), name, value))
 		return PLAT_IO_ERROR;
-	return rec_write(P_COUNTERS, VFIT_REC_COUNTERS, payload, n);
+	return rec_write(P_COUNTERS, 0, VFIT_REC_COUNTERS, payload, n, false);
+}
+
+enum plat_io plat_confirm_read(unsigned int *slot, uint32_t *seq)
+{
+	const uint8_t *data;
+	uint32_t n, rseq;
+	unsigned int which;
+	struct vfit_confirm c;
+
+	if (rec_read(P_STATE, VFIT_CONFIRM_AT, VFIT_REC_CONFIRM, &data, &n, &rseq, &which) ||
+	    vfit_confirm_decode(data, n, &c))
+		return PLAT_IO_ABSENT;
+	*slot = c.slot;
+	*seq = c.seq;
+	return PLAT_IO_OK;
+}
+
+enum plat_io plat_confirm_clear(void)
+{
+	return rec_write(P_STATE, VFIT_CONFIRM_AT, VFIT_REC_CONFIRM, NULL, 0, true);
 }

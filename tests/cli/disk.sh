@@ -3,7 +3,11 @@
 # vfit disk: a real GPT (sgdisk -v accepts it, sgdisk -p lists the five
 # partitions), chains written byte for byte where the header says, rollback
 # counters in two checksummed copies (one torn copy is survived, two fail
-# closed), and every refused command leaves the image unchanged.
+# closed), and every refused command leaves the image unchanged.  update
+# installs a chain by the boot flow's rules (vfit_boot_update over the
+# disk: position, verification with the ROM keys, rollback against the
+# disk's counters, the trial) and mark-good only asks; the device side of
+# both is tests/qemu/flow.sh.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 
@@ -86,4 +90,68 @@ printf 'X' | dd of=gpt.img bs=1 seek=520 conv=notrunc 2>/dev/null
 status 0 "backup GPT used" "$VFIT" disk info gpt.img
 dd if=/dev/zero of=gpt.img bs=512 seek=$(( $(wc -c <gpt.img) / 512 - 1 )) count=1 conv=notrunc 2>/dev/null
 status 1 "both GPT headers broken" "$VFIT" disk info gpt.img
+
+# ---- update and mark-good ----------------------------------------------------
+. "$ROOT/tests/cli/boot_lib/device.sh"
+boot_keys || { fail "keygen"; finish; exit 1; }
+recovery_fit "$W/recovery.fit" "$W/rom.dtb" && kernel_fit "$W/kernel.fit" kernel "$W/bl.dtb" INDEX=1 &&
+	bl_fit "$W/bl.fit" rom "$W/rom.dtb" "$W/bl.dtb" &&
+	kernel_fit "$W/kernel-v2.fit" kernel "$W/bl.dtb" INDEX=2 &&
+	kernel_fit "$W/other.fit" kernel2 "$W/other.dtb" INDEX=3 && pass || fail "FITs"
+"$VFIT" disk create --slot-size 2M --recovery-size 1M u.img &&
+	"$VFIT" disk write u.img a "$W/bl.fit" "$W/kernel.fit" &&
+	"$VFIT" disk write u.img recovery "$W/recovery.fit" && pass || fail "disk for updates"
+"$VFIT" disk info u.img >info.out
+contains "a fresh disk has an empty confirmation" info.out '^confirmation: none$'
+status 1 "mark-good before any boot" "$VFIT" disk mark-good u.img
+contains "says why" "$T/.out" "mark-good: no slot was booted \(none yet, or recovery\)"
+
+cp u.img saved.img
+status 0 "update the kernel stage" "$VFIT" disk update --rom "$W/rom.dtb" u.img "$W/kernel-v2.fit"
+cp "$T/.out" upd.out
+contains "position: stage 2" upd.out '^update: the new FIT replaces stage 2 of slot A$'
+contains "verified with the bootloader's keys" upd.out \
+	"^   Trusting key 'key-kernel' .* from fdt 'fdt-1' verified in stage 1$"
+contains "written and read back" upd.out '^## Checking FIT Image at [0-9a-f]+ \(slot B, stage 2\)$'
+contains "offered for a trial" upd.out \
+	'^update: slot B will be tried next \(3 attempts\); slot A stays as the fallback$'
+"$VFIT" disk info u.img >info.out
+contains "slot B on trial" info.out '^  slot A good, slot B trying \(3 attempts left\); slot B first'
+contains "slot B: stage 1 copied, stage 2 new" info.out \
+	"^  chain: 2 FITs: $(wc -c <"$W/bl.fit") bytes at \+4096, $(wc -c <"$W/kernel-v2.fit") bytes at "
+off=$(sed -n '/^vfit-b/{n;s/.*, [0-9]* bytes at +\([0-9]*\)$/\1/p}' info.out)
+dd if=u.img of=back.fit bs=4096 skip=$(( (3 * 1048576 + off) / 4096 )) \
+	count=$(( ($(wc -c <"$W/kernel-v2.fit") + 4095) / 4096 )) 2>/dev/null
+head -c "$(wc -c <"$W/kernel-v2.fit")" back.fit >back2.fit
+ok "slot B's stage 2 is the new FIT" cmp back2.fit "$W/kernel-v2.fit"
+dd if=u.img of=a.now bs=1M skip=1 count=2 2>/dev/null
+dd if=saved.img of=a.before bs=1M skip=1 count=2 2>/dev/null
+ok "slot A untouched" cmp a.now a.before
+
+cp u.img saved.img
+status 1 "no update while the new slot is on trial" "$VFIT" disk update --rom "$W/rom.dtb" u.img \
+	"$W/kernel-v2.fit"
+contains "says why" "$T/.out" "update: refused: slot B is not confirmed good"
+ok "a refused update leaves the disk" cmp u.img saved.img
+
+"$VFIT" disk create --slot-size 2M --recovery-size 1M v.img && "$VFIT" disk write v.img a \
+	"$W/bl.fit" "$W/kernel.fit" && cp v.img saved.img && pass || fail "second disk"
+status 1 "a FIT no trusted key signed" "$VFIT" disk update --rom "$W/rom.dtb" v.img "$W/other.fit"
+contains "refusal listed" "$T/.out" '^update: refused: the new chain verifies at no stage position:$'
+ok "unchanged" cmp v.img saved.img
+"$VFIT" disk counter v.img kernel 5 && cp v.img saved.img
+status 1 "a rollback index below the disk's counter" "$VFIT" disk update --rom "$W/rom.dtb" \
+	v.img "$W/kernel-v2.fit"
+contains "rollback named" "$T/.out" "rollback index 2 < counter 5 for 'kernel'"
+ok "unchanged" cmp v.img saved.img
+state=$((1048576 + 5 * 1048576))
+printf 'XX' | dd of=v.img bs=1 seek=$((state + 30)) conv=notrunc 2>/dev/null
+printf 'XX' | dd of=v.img bs=1 seek=$((state + 4096 + 30)) conv=notrunc 2>/dev/null
+status 1 "a corrupt state partition" "$VFIT" disk update --rom "$W/rom.dtb" v.img "$W/kernel.fit"
+contains "named" "$T/.out" 'vfit-state: no valid copy \(corrupt\)'
+status 2 "update without --rom" "$VFIT" disk update v.img "$W/kernel.fit"
+status 2 "a missing ROM DTB" "$VFIT" disk update --rom nope.dtb v.img "$W/kernel.fit"
+status 2 "five FITs" "$VFIT" disk update --rom "$W/rom.dtb" v.img "$W/kernel.fit" "$W/kernel.fit" \
+	"$W/kernel.fit" "$W/kernel.fit" "$W/kernel.fit"
+ls ./*.img.* >/dev/null 2>&1 && fail "temporary files left behind" || pass
 finish

@@ -145,6 +145,28 @@ ok "-G" "$VFIT" mkimage -q -f g.its -G keys/dev.pem -K g.dtb -r g.fit
 is "-G: verifies" OK "$(code g.fit g.dtb)"
 ok "-G: same key node as -k" test "$(fdtget -t bx g.dtb /signature/dev ecdsa,x-point)" = \
 	"$(fdtget -t bx c1.dtb /signature/dev ecdsa,x-point)"
+# -k and -G: mkimage's ECDSA code takes -G (its RSA code -k)
+mkdir other
+ok "keygen other" "$VFIT" keygen -a ecdsa256 -k other -n dev
+cp nosig.dtb g2.dtb
+ok "-k and -G" "$VFIT" mkimage -q -f g.its -k keys -G other/dev.pem -K g2.dtb -r g2.fit
+status 1 "-k and -G: not -k's key" test "$(fdtget -t bx g2.dtb /signature/dev ecdsa,x-point)" = \
+	"$(fdtget -t bx c1.dtb /signature/dev ecdsa,x-point)"
+is "-k and -G: -G's key signed" OK "$(code g2.fit g2.dtb)"
+
+# --- an encrypted key: MKIMAGE_SIGN_PASSWORD, as mkimage; never a prompt
+openssl pkcs8 -topk8 -in keys/dev.pem -out keys/enc.pem -passout pass:s3cret -v2 aes-256-cbc
+its sha256,ecdsa256 enc > enc.its
+timeout 20 "$VFIT" mkimage -q -f enc.its -k keys enc.fit < /dev/null > err.txt 2>&1
+is "encrypted key, no passphrase: exit 1" 1 "$?"
+contains "encrypted key: message" err.txt "^vfit: keys/enc.pem: cannot read a PEM private key \(if it is encrypted, give its passphrase in MKIMAGE_SIGN_PASSWORD\)$"
+MKIMAGE_SIGN_PASSWORD=wrong timeout 20 "$VFIT" mkimage -q -f enc.its -k keys enc.fit < /dev/null > err.txt 2>&1
+is "wrong passphrase: exit 1" 1 "$?"
+cp nosig.dtb enc.dtb
+MKIMAGE_SIGN_PASSWORD=s3cret timeout 20 "$VFIT" mkimage -q -f enc.its -k keys -K enc.dtb -r enc.fit \
+	< /dev/null > err.txt 2>&1
+is "passphrase: signed" 0 "$?"
+is "passphrase: verifies" OK "$(code enc.fit enc.dtb)"
 
 # --- errors: exit status, one line, no file changed
 openssl ecparam -name secp256k1 -genkey -noout -out keys/k1.pem 2>/dev/null

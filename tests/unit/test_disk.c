@@ -235,6 +235,12 @@ static void counters(void)
 	vfit_ctr_set(p, &len, sizeof(p), "kernel", 1);
 	p[10] = 1;
 	CHECK(vfit_ctr_get(p, len, "kernel", &v) == VFIT_DISK_BAD, "junk after the name's NUL");
+	memset(p, 'k', VFIT_DISK_CTR_NAME);
+	CHECK(vfit_ctr_get(p, len, "kernel", &v) == VFIT_DISK_BAD, "a name without its NUL");
+	len = 0;
+	CHECK(!vfit_ctr_set(p, &len, sizeof(p), "0123456789012345678901234567890", 3) &&
+	      !vfit_ctr_get(p, len, "0123456789012345678901234567890", &v) && v == 3,
+	      "a name of 31 characters");
 	len = 0;
 	for (i = 0; i < VFIT_DISK_CTR_MAX; i++) {
 		snprintf(name, sizeof(name), "c%u", i);
@@ -245,11 +251,34 @@ static void counters(void)
 	CHECK(vfit_ctr_set(p, &len, sizeof(p), "one-more", 1) == VFIT_DISK_FULL, "then full");
 }
 
+static void confirms(void)
+{
+	struct vfit_confirm c = { 1, 0xfffffffeu }, out = { 7, 7 };
+	uint8_t p[VFIT_CONFIRM_SIZE + 1];
+
+	CHECK(vfit_confirm_decode(p, 0, &out) == VFIT_DISK_ABSENT && out.slot == 7,
+	      "empty: nothing to confirm");
+	vfit_confirm_encode(&c, p);
+	CHECK(!vfit_confirm_decode(p, VFIT_CONFIRM_SIZE, &out) && out.slot == 1 &&
+	      out.seq == 0xfffffffeu, "slot and seq read back");
+	CHECK(p[0] == 1 && p[4] == 0xfe && p[7] == 0xff, "little-endian");
+	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE - 1, &out) == VFIT_DISK_BAD, "short");
+	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE + 1, &out) == VFIT_DISK_BAD, "long");
+	c.slot = 2;
+	vfit_confirm_encode(&c, p);
+	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE, &out) == VFIT_DISK_BAD, "no slot 2");
+	p[0] = 0;
+	p[3] = 1;
+	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE, &out) == VFIT_DISK_BAD,
+	      "a slot number that only its low byte makes 0");
+}
+
 int main(void)
 {
 	gpt();
 	chains();
 	records();
 	counters();
+	confirms();
 	return check_done();
 }

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The disk image file under `vfit disk`: I/O, atomic replacement through a
+ * temporary copy, the GPT and the vfit partitions, two-copy records.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "disk_int.h"
+#include "mkimage_int.h"
+
+const char *const vfit_disk_part_name[P_COUNT] = {
+	"vfit-a", "vfit-b", "vfit-recovery", "vfit-state", "vfit-counters",
+};
+
+int vfit_disk_io_err(struct vfit_err *e, const char *path, const char *what)
+{
+	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", path, what, strerror(errno));
+}
+
+int vfit_disk_pread(int fd, void *buf, size_t n, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (n) {
+		ssize_t r = pread(fd, p, n, (off_t)off);
+
+		if (r <= 0) {
+			if (!r)
+				errno = EIO;
+			if (r < 0 && errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += r, n -= (size_t)r, off += (uint64_t)r;
+	}
+	return 0;
+}
+
+int vfit_disk_pwrite(int fd, const void *buf, size_t n, uint64_t off)
+{
+	const uint8_t *p = buf;
+
+	while (n) {
+		ssize_t r = pwrite(fd, p, n, (off_t)off);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += r, n -= (size_t)r, off += (uint64_t)r;
+	}
+	return 0;
+}
+
+/* ---- atomic replace: the changes go to a sparse copy renamed over the disk ---- */
+
+static int copy_sparse(int in, int out, uint64_t size)
+{
+	static uint8_t buf[1 << 20];
+	off_t pos = 0;
+
+	while ((uint64_t)pos < size) {
+		off_t data = lseek(in, pos, SEEK_DATA), hole;
+
+		if (data < 0)
+			break; /* the rest is a hole */
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0)
+			return -1;
+		for (pos = data; pos < hole;) {
+			size_t n = (size_t)(hole - pos) < sizeof(buf) ? (size_t)(hole - pos) : sizeof(buf);
+
+			if (vfit_disk_pread(in, buf, n, (uint64_t)pos) || vfit_disk_pwrite(out, buf, n, (uint64_t)pos))
+				return -1;
+			pos += (off_t)n;
+		}
+	}
+	return ftruncate(out, (off_t)size);
+}
+
+/* Opens a temporary sibling of path; with src >= 0 it starts as a copy of it. */
+int vfit_disk_tmp_open(const char *path, int src, uint64_t size, char **tmp, struct vfit_err *e)
+{
+	struct stat st;
+	int fd;
+
+	if (asprintf(tmp, "%s.XXXXXX", path) < 0)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		vfit_disk_io_err(e, *tmp, "create");
+		free(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
+	if (src < 0) {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		st.st_mode = 0666 & ~mask;
+	} else if (fstat(src, &st)) {
+		st.st_mode = 0600;
+	}
+	if (fchmod(fd, st.st_mode & 07777) ||
+	    (src >= 0 ? copy_sparse(src, fd, size) : ftruncate(fd, (off_t)size))) {
+		vfit_disk_io_err(e, *tmp, "write");
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
+	return fd;
+}
+
+int vfit_disk_tmp_commit(int fd, char *tmp, const char *path, struct vfit_err *e)
+{
+	int r = 0;
+
+	if (fsync(fd) || close(fd) || rename(tmp, path)) {
+		r = vfit_disk_io_err(e, path, "replace");
+		unlink(tmp);
+	} else if (vfit_sync_dir(path)) {
+		/* Renamed, but the directory entry may not survive a power cut yet. */
+		r = vfit_disk_io_err(e, path, "sync the directory of");
+	}
+	free(tmp);
+	return r;
+}
+
+void vfit_disk_tmp_abort(int fd, char *tmp)
+{
+	close(fd);
+	unlink(tmp);
+	free(tmp);
+}
+
+/* ---- open an existing disk ---- */
+
+static int gpt_at(struct vfit_disk_img *d, uint64_t lba, uint8_t *ents)
+{
+	uint8_t sec[SEC];
+
+	return vfit_disk_pread(d->fd, sec, SEC, lba * SEC) ||
+	       vfit_gpt_header(sec, lba, d->lbas, &d->gpt) ||
+	       vfit_disk_pread(d->fd, ents, vfit_gpt_entries_bytes(&d->gpt), d->gpt.entries_lba * SEC) ||
+	       !vfit_gpt_entries_ok(&d->gpt, ents) ? -1 : 0;
+}
+
+int vfit_disk_open(struct vfit_disk_img *d, const char *path, int flags, struct vfit_err *e)
+{
+	static uint8_t ents[ENT_BYTES];
+	struct stat st;
+	unsigned int i;
+
+	d->path = path;
+	d->fd = open(path, flags | O_CLOEXEC | O_NONBLOCK);
+	if (d->fd < 0)
+		return vfit_disk_io_err(e, path, "open");
+	if (fstat(d->fd, &st) || !S_ISREG(st.st_mode) || st.st_size % SEC) {
+		close(d->fd);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a disk image file", path);
+	}
+	d->lbas = (uint64_t)st.st_size / SEC;
+	if (d->lbas < 3 || (gpt_at(d, 1, ents) && gpt_at(d, d->lbas - 1, ents))) {
+		close(d->fd);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: no valid GPT", path);
+	}
+	for (i = 0; i < P_COUNT; i++)
+		if (vfit_gpt_find(&d->gpt, ents, vfit_disk_part_name[i], &d->part[i])) {
+			close(d->fd);
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: GPT: partition %s missing or bad",
+					    path, vfit_disk_part_name[i]);
+		}
+	return 0;
+}
+
+uint64_t vfit_disk_part_bytes(const struct vfit_part *p)
+{
+	return (p->last_lba - p->first_lba + 1) * SEC;
+}
+
+/* ---- records ---- */
+
+int vfit_disk_rec_load(const struct vfit_disk_img *d, int fd, unsigned int p, uint64_t off,
+		       uint32_t kind, struct vfit_disk_rec *r, struct vfit_err *e)
+{
+	r->which = 1;
+	r->seq = 0;
+	if (vfit_disk_part_bytes(&d->part[p]) < off + 2 * VFIT_REC_COPY)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: partition too small", d->path,
+				    vfit_disk_part_name[p]);
+	if (vfit_disk_pread(fd, r->copies, sizeof(r->copies), d->part[p].first_lba * SEC + off))
+		return vfit_disk_io_err(e, d->path, "read");
+	if (vfit_rec_decode(r->copies, kind, &r->payload, &r->len, &r->seq, &r->which))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: no valid copy (corrupt)", d->path,
+				    vfit_disk_part_name[p]);
+	return 0;
+}
+
+int vfit_disk_rec_store(const struct vfit_disk_img *d, int fd, unsigned int p, uint64_t off,
+			uint32_t kind, struct vfit_disk_rec *r, const void *payload,
+			uint32_t len, struct vfit_err *e)
+{
+	uint8_t *copy = r->copies + (r->which ^ 1) * VFIT_REC_COPY;
+
+	if (vfit_rec_encode(kind, r->seq + 1, payload, len, copy))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: record too large", d->path,
+				    vfit_disk_part_name[p]);
+	if (vfit_disk_pwrite(fd, copy, VFIT_REC_COPY,
+			     d->part[p].first_lba * SEC + off + (r->which ^ 1) * VFIT_REC_COPY))
+		return vfit_disk_io_err(e, d->path, "write");
+	return 0;
+}
