@@ -6,8 +6,13 @@
  * The key is checked when it is loaded (sizes, coordinates below p, the
  * point on the curve) and its coordinates are copied: verification then
  * trusts it, and nothing of the control FDT is read twice.
+ *
+ * Without any curve (VFIT_HAVE_ECDSA 0) no row refers to this file, which
+ * then compiles to nothing, so lib/fit links without lib/ecdsa.
  */
 #include "fit_int.h"
+
+#if VFIT_HAVE_ECDSA
 
 /* The key node's properties read here, in the order of enum kprop. */
 static const char kprops[] = "ecdsa,curve\0ecdsa,x-point\0ecdsa,y-point\0";
@@ -46,3 +51,4 @@ enum vfit_result vfit_ecdsa_fit_verify(const struct vfit_pubkey *key, enum vfit_
 		return VFIT_ERR_UNSUPPORTED;
 	return vfit_ecdsa_verify(&key->u.ecdsa, digest, vfit_hash_size(h), sig, sig_len);
 }
+#endif
