@@ -71,17 +71,17 @@ static int write_gpt(int fd, const struct vfit_part *parts, uint64_t lbas)
 	g.entry_size = VFIT_GPT_ENTRY_SIZE;
 	g.entries_crc = vfit_crc32(0, ents, sizeof(ents));
 	protective_mbr(sec, lbas);
-	if (vfit_disk_pwrite(fd, sec, SEC, 0))
+	if (vfit_write_full(fd, sec, SEC, 0))
 		return -1;
 	/* Primary at LBA 1 with its entries at 2; backup at the last LBA, entries just before. */
 	g.my_lba = 1, g.alt_lba = lbas - 1, g.entries_lba = 2;
 	vfit_gpt_header_encode(&g, sec);
-	if (vfit_disk_pwrite(fd, sec, SEC, SEC) || vfit_disk_pwrite(fd, ents, sizeof(ents), 2 * SEC))
+	if (vfit_write_full(fd, sec, SEC, SEC) || vfit_write_full(fd, ents, sizeof(ents), 2 * SEC))
 		return -1;
 	g.my_lba = lbas - 1, g.alt_lba = 1, g.entries_lba = lbas - 1 - ENT_LBAS;
 	vfit_gpt_header_encode(&g, sec);
-	return vfit_disk_pwrite(fd, ents, sizeof(ents), g.entries_lba * SEC) ||
-	       vfit_disk_pwrite(fd, sec, SEC, (lbas - 1) * SEC);
+	return vfit_write_full(fd, ents, sizeof(ents), g.entries_lba * SEC) ||
+	       vfit_write_full(fd, sec, SEC, (lbas - 1) * SEC);
 }
 
 static int write_empty(int fd, const struct vfit_part *parts)
@@ -98,11 +98,11 @@ static int write_empty(int fd, const struct vfit_part *parts)
 
 	vfit_chain_encode(&empty, sec);
 	for (i = P_A; i <= P_RECOVERY; i++)
-		if (vfit_disk_pwrite(fd, sec, SEC, parts[i].first_lba * SEC))
+		if (vfit_write_full(fd, sec, SEC, parts[i].first_lba * SEC))
 			return -1;
 	for (i = 0; i < sizeof(rec) / sizeof(rec[0]); i++) {
 		(void)vfit_rec_encode(rec[i].kind, 1, NULL, 0, copy);
-		if (vfit_disk_pwrite(fd, copy, sizeof(copy),
+		if (vfit_write_full(fd, copy, sizeof(copy),
 				     parts[rec[i].p].first_lba * SEC + rec[i].off))
 			return -1;
 	}
@@ -204,9 +204,9 @@ int vfit_disk_write(const char *path, const char *chain, char *const fits[], uns
 		goto out;
 	vfit_chain_encode(&ch, sec);
 	for (i = 0; i < n; i++)
-		if (vfit_disk_pwrite(fd, data[i], len[i], d.part[p].first_lba * SEC + ch.offset[i]))
+		if (vfit_write_full(fd, data[i], len[i], d.part[p].first_lba * SEC + ch.offset[i]))
 			break;
-	if (i < n || vfit_disk_pwrite(fd, sec, SEC, d.part[p].first_lba * SEC)) {
+	if (i < n || vfit_write_full(fd, sec, SEC, d.part[p].first_lba * SEC)) {
 		vfit_disk_io_err(e, tmp, "write");
 		vfit_disk_tmp_abort(fd, tmp);
 		goto out;
@@ -266,7 +266,7 @@ static int info_chain(FILE *f, struct vfit_disk_img *d, unsigned int p, struct v
 	uint8_t sec[SEC];
 	uint32_t i;
 
-	if (vfit_disk_pread(d->fd, sec, SEC, d->part[p].first_lba * SEC))
+	if (vfit_read_full(d->fd, sec, SEC, d->part[p].first_lba * SEC))
 		return vfit_disk_io_err(e, d->path, "read");
 	if (vfit_chain_decode(sec, vfit_disk_part_bytes(&d->part[p]), &ch))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: corrupt chain header", d->path,

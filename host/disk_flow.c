@@ -53,7 +53,7 @@ static enum vfit_io chain_hdr(struct dev *v, unsigned int p, struct vfit_chain *
 	uint8_t sec[SEC];
 
 	memset(ch, 0, sizeof(*ch));
-	if (vfit_disk_pread(v->fd, sec, SEC, v->d.part[p].first_lba * SEC)) {
+	if (vfit_read_full(v->fd, sec, SEC, v->d.part[p].first_lba * SEC)) {
 		vfit_disk_io_err(&v->e, v->d.path, "read");
 		return VFIT_IO_ERROR;
 	}
@@ -67,7 +67,7 @@ static enum vfit_io chain_put(struct dev *v, unsigned int p, const struct vfit_c
 	uint8_t sec[SEC];
 
 	vfit_chain_encode(ch, sec);
-	if (vfit_disk_pwrite(v->fd, sec, SEC, v->d.part[p].first_lba * SEC)) {
+	if (vfit_write_full(v->fd, sec, SEC, v->d.part[p].first_lba * SEC)) {
 		vfit_disk_io_err(&v->e, v->d.path, "write");
 		return VFIT_IO_ERROR;
 	}
@@ -97,7 +97,7 @@ static enum vfit_io op_read(void *plat, enum vfit_boot_obj obj, unsigned int slo
 		return VFIT_IO_ABSENT;
 	if (ch.size[i] > cap)
 		return VFIT_IO_TOO_BIG;
-	if (vfit_disk_pread(v->fd, dst, (size_t)ch.size[i],
+	if (vfit_read_full(v->fd, dst, (size_t)ch.size[i],
 			    v->d.part[p].first_lba * SEC + ch.offset[i])) {
 		vfit_disk_io_err(&v->e, v->d.path, "read");
 		return VFIT_IO_ERROR;
@@ -133,7 +133,7 @@ static enum vfit_io op_write(void *plat, unsigned int slot, unsigned int stage,
 		: FIT_ALIGN;
 	if (off > room || len > room - off)
 		return VFIT_IO_TOO_BIG;
-	if (vfit_disk_pwrite(v->fd, src, len, v->d.part[p].first_lba * SEC + off)) {
+	if (vfit_write_full(v->fd, src, len, v->d.part[p].first_lba * SEC + off)) {
 		vfit_disk_io_err(&v->e, v->d.path, "write");
 		return VFIT_IO_ERROR;
 	}

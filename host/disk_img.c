@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "disk_int.h"
-#include "mkimage_int.h"
 
 const char *const vfit_disk_part_name[P_COUNT] = {
 	"vfit-a", "vfit-b", "vfit-recovery", "vfit-state", "vfit-counters",
@@ -21,42 +20,6 @@ const char *const vfit_disk_part_name[P_COUNT] = {
 int vfit_disk_io_err(struct vfit_err *e, const char *path, const char *what)
 {
 	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", path, what, strerror(errno));
-}
-
-int vfit_disk_pread(int fd, void *buf, size_t n, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (n) {
-		ssize_t r = pread(fd, p, n, (off_t)off);
-
-		if (r <= 0) {
-			if (!r)
-				errno = EIO;
-			if (r < 0 && errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += r, n -= (size_t)r, off += (uint64_t)r;
-	}
-	return 0;
-}
-
-int vfit_disk_pwrite(int fd, const void *buf, size_t n, uint64_t off)
-{
-	const uint8_t *p = buf;
-
-	while (n) {
-		ssize_t r = pwrite(fd, p, n, (off_t)off);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += r, n -= (size_t)r, off += (uint64_t)r;
-	}
-	return 0;
 }
 
 /* ---- atomic replace: the changes go to a sparse copy renamed over the disk ---- */
@@ -77,7 +40,7 @@ static int copy_sparse(int in, int out, uint64_t size)
 		for (pos = data; pos < hole;) {
 			size_t n = (size_t)(hole - pos) < sizeof(buf) ? (size_t)(hole - pos) : sizeof(buf);
 
-			if (vfit_disk_pread(in, buf, n, (uint64_t)pos) || vfit_disk_pwrite(out, buf, n, (uint64_t)pos))
+			if (vfit_read_full(in, buf, n, (uint64_t)pos) || vfit_write_full(out, buf, n, (uint64_t)pos))
 				return -1;
 			pos += (off_t)n;
 		}
@@ -148,9 +111,9 @@ static int gpt_at(struct vfit_disk_img *d, uint64_t lba, uint8_t *ents)
 {
 	uint8_t sec[SEC];
 
-	return vfit_disk_pread(d->fd, sec, SEC, lba * SEC) ||
+	return vfit_read_full(d->fd, sec, SEC, lba * SEC) ||
 	       vfit_gpt_header(sec, lba, d->lbas, &d->gpt) ||
-	       vfit_disk_pread(d->fd, ents, vfit_gpt_entries_bytes(&d->gpt), d->gpt.entries_lba * SEC) ||
+	       vfit_read_full(d->fd, ents, vfit_gpt_entries_bytes(&d->gpt), d->gpt.entries_lba * SEC) ||
 	       !vfit_gpt_entries_ok(&d->gpt, ents) ? -1 : 0;
 }
 
@@ -197,7 +160,7 @@ int vfit_disk_rec_load(const struct vfit_disk_img *d, int fd, unsigned int p, ui
 	if (vfit_disk_part_bytes(&d->part[p]) < off + 2 * VFIT_REC_COPY)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: partition too small", d->path,
 				    vfit_disk_part_name[p]);
-	if (vfit_disk_pread(fd, r->copies, sizeof(r->copies), d->part[p].first_lba * SEC + off))
+	if (vfit_read_full(fd, r->copies, sizeof(r->copies), d->part[p].first_lba * SEC + off))
 		return vfit_disk_io_err(e, d->path, "read");
 	if (vfit_rec_decode(r->copies, kind, &r->payload, &r->len, &r->seq, &r->which))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: no valid copy (corrupt)", d->path,
@@ -214,7 +177,7 @@ int vfit_disk_rec_store(const struct vfit_disk_img *d, int fd, unsigned int p, u
 	if (vfit_rec_encode(kind, r->seq + 1, payload, len, copy))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: record too large", d->path,
 				    vfit_disk_part_name[p]);
-	if (vfit_disk_pwrite(fd, copy, VFIT_REC_COPY,
+	if (vfit_write_full(fd, copy, VFIT_REC_COPY,
 			     d->part[p].first_lba * SEC + off + (r->which ^ 1) * VFIT_REC_COPY))
 		return vfit_disk_io_err(e, d->path, "write");
 	return 0;

@@ -7,6 +7,7 @@
 
 #include "vfit/disk.h"
 #include "vfit-host/disk.h"
+#include "mkimage_int.h"
 
 #define SEC VFIT_DISK_SECTOR
 #define ENT_BYTES (VFIT_GPT_ENTRIES * VFIT_GPT_ENTRY_SIZE)
@@ -35,8 +36,6 @@ struct vfit_disk_rec {
 
 /* Sets e from errno ("PATH: WHAT: strerror") and returns -1. */
 int vfit_disk_io_err(struct vfit_err *e, const char *path, const char *what);
-int vfit_disk_pread(int fd, void *buf, size_t n, uint64_t off);
-int vfit_disk_pwrite(int fd, const void *buf, size_t n, uint64_t off);
 
 /*
  * Opens path's GPT (primary, else backup) and finds every vfit partition;

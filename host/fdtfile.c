@@ -119,6 +119,27 @@ int vfit_file_read(const char *path, size_t extra, char **data, size_t *len,
 	return ret;
 }
 
+int vfit_read_full(int fd, void *p, size_t n, uint64_t off)
+{
+	char *c = p;
+	ssize_t r;
+
+	while (n) {
+		r = pread(fd, c, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			if (!r)
+				errno = EIO;
+			return -1;
+		}
+		c += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
 int vfit_write_full(int fd, const void *p, size_t n, uint64_t off)
 {
 	const char *c = p;

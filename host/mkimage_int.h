@@ -37,6 +37,8 @@ int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *le
 int vfit_read_small(const char *path, void *buf, size_t cap, size_t *len);
 /* 0 if path is absent or writable; a read-only file (no write bit, or no access) is an error. */
 int vfit_check_writable(const char *path, struct vfit_err *e);
+/* Reads all n bytes at offset off (pread, retried; EIO at end of file); 0 or -1 with errno. */
+int vfit_read_full(int fd, void *p, size_t n, uint64_t off);
 /* Writes all n bytes at offset off (pwrite, retried); 0 or -1 with errno. */
 int vfit_write_full(int fd, const void *p, size_t n, uint64_t off);
 /* The directory part of path ("." when none, "/" for the root); -1 if it does not fit. */

@@ -54,23 +54,6 @@ void vfit_boot_sim_path(const struct vfit_boot_sim *s, char *out, size_t cap,
 	}
 }
 
-/* All len bytes through read(), resuming after short reads and EINTR. */
-static int read_all(int fd, uint8_t *p, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = read(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void durable(void *arg)
 {
 	step(arg);
@@ -137,7 +120,7 @@ static enum vfit_io sim_read(void *plat, enum vfit_boot_obj obj, unsigned int sl
 		io = VFIT_IO_TOO_BIG;
 	} else {
 		*len = (size_t)st.st_size;
-		if (read_all(fd, dst, *len))
+		if (vfit_read_full(fd, dst, *len, 0))
 			io = VFIT_IO_ERROR;
 	}
 	close(fd);

@@ -126,12 +126,17 @@
  * Fixed by the format, not knobs: U-Boot's region walk keeps node paths in
  * 200 bytes and 32 levels (fit-format.md §3.4, §7), and its node list
  * holds 100 nodes; a control FDT may mark at most 32 keys required (one
- * bit each in the policy).
+ * bit each in the policy); property names are at most 127 bytes.
  */
 #define VFIT_MAX_DEPTH 32
 #define VFIT_PATH_MAX 200
 #define VFIT_MAX_HASHED_NODES 100
 #define VFIT_MAX_KEYS 32
+/*
+ * Longest property name accepted (the devicetree specification allows 31
+ * characters): every later read of a name is bounded by it.
+ */
+#define VFIT_PROP_NAME_MAX 127
 
 /*
  * The ABI stamp: public entry points that take structs sized by [ABI]

@@ -103,17 +103,62 @@ enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *n
 }
 
 /*
+ * A property's name: its offset inside the strings block and a NUL within
+ * VFIT_PROP_NAME_MAX + 1 bytes.  libfdt's fdt_get_string() scans a name to
+ * its NUL on every read, and names outside the signed strings prefix are
+ * the attacker's: a FIT whose properties all name one 4 MB string took
+ * seconds per lookup pass.  With names bounded here, every later read is.
+ */
+static bool name_ok(const void *fdt, const uint8_t *prop)
+{
+	uint32_t off = fdt32_ld((const fdt32_t *)(prop + 8)), size = fdt_size_dt_strings(fdt);
+	uint32_t room = size > off ? size - off : 0;
+
+	return room && memchr((const char *)fdt + fdt_off_dt_strings(fdt) + off, 0,
+			      room < VFIT_PROP_NAME_MAX + 1 ? room : VFIT_PROP_NAME_MAX + 1);
+}
+
+/* The FIT rules for one node: depth, '@' and '/', U-Boot's path buffer. */
+static enum vfit_result fit_node(const char *name, int nlen, int depth, unsigned int *plen,
+				 unsigned int flags, struct vfit_diag *diag)
+{
+	if (depth > VFIT_MAX_DEPTH - 1)
+		return vfit_limit(diag, VFIT_LIMIT_DEPTH);
+	if ((!(flags & VFIT_FIT_ALLOW_AT) && memchr(name, '@', (size_t)nlen)) ||
+	    memchr(name, '/', (size_t)nlen))
+		return VFIT_ERR_UNIT_ADDRESS;
+	/*
+	 * U-Boot's region walk keeps the path in 200 bytes: parent path +
+	 * '/' + name + NUL must fit, for every node.  The root's path is "/",
+	 * its children's "/name".
+	 */
+	if (depth > 0) {
+		if (plen[depth - 1] + (unsigned int)nlen + 2 >= VFIT_PATH_MAX)
+			return vfit_limit(diag, VFIT_LIMIT_PATH);
+		plen[depth] = (depth == 1 ? 0 : plen[depth - 1]) + 1 + (unsigned int)nlen;
+	} else {
+		plen[0] = 1;
+	}
+	return VFIT_OK;
+}
+
+/*
  * The header is checked by hand first so that the two size lies get their
- * own result codes; fdt_check_full() then validates every token, property
- * name, the nesting and the single empty-named root against len.  Our own
- * walk adds the FIT rules, keeping per depth only the path length, so it
- * is one pass with constant work per tag.
+ * own result codes.  Then one pass over the structure block does what
+ * libfdt's fdt_check_full() does -- every token valid, every property name
+ * inside the strings block (and, here, of bounded length), balanced
+ * nesting, one root with an empty name, nothing but FDT_END after it -- and,
+ * with fit_rules, the FIT rules, keeping per depth only the path length:
+ * constant work per tag.
  */
 enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
 			       struct vfit_diag *diag)
 {
+	const uint8_t *st = (const uint8_t *)fdt + fdt_off_dt_struct(fdt);
 	unsigned int plen[VFIT_MAX_DEPTH + 1];
 	int depth = -1, off = 0, next, nlen;
+	bool closed = false;
+	enum vfit_result r;
 	const char *name;
 	uint32_t tag;
 
@@ -126,45 +171,41 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsi
 		return VFIT_ERR_TOO_LARGE;
 	if (fdt_totalsize(fdt) > len)
 		return VFIT_ERR_TRUNCATED;
-	if (fdt_version(fdt) < 17 || fdt_off_dt_struct(fdt) % 4 || fdt_check_full(fdt, len))
+	if (fdt_version(fdt) < 17 || fdt_off_dt_struct(fdt) % 4 || fdt_check_header(fdt) ||
+	    fdt_num_mem_rsv(fdt) < 0)
 		return VFIT_ERR_FORMAT;
-	if (!fit_rules)
-		return VFIT_OK;
-
 	for (;;) {
 		tag = fdt_next_tag(fdt, off, &next);
-		if (next < 0)
+		if (next < 0 || (closed && tag != FDT_END))
 			return VFIT_ERR_FORMAT;
-		if (tag == FDT_BEGIN_NODE) {
+		switch (tag) {
+		case FDT_BEGIN_NODE:
 			name = fdt_get_name(fdt, off, &nlen);
 			vfit_diag_set(diag, off, NULL);
-			if (!name)
+			if (!name || (++depth == 0 && nlen))
 				return VFIT_ERR_FORMAT;
-			if (++depth > VFIT_MAX_DEPTH - 1)
-				return vfit_limit(diag, VFIT_LIMIT_DEPTH);
-			if ((!(flags & VFIT_FIT_ALLOW_AT) && memchr(name, '@', (size_t)nlen)) ||
-			    memchr(name, '/', (size_t)nlen))
-				return VFIT_ERR_UNIT_ADDRESS;
-			/*
-			 * U-Boot's region walk keeps the path in 200 bytes: parent
-			 * path + '/' + name + NUL must fit, for every node.  The
-			 * root's path is "/", its children's "/name".
-			 */
-			if (depth > 0) {
-				unsigned int pp = plen[depth - 1];
-
-				if (pp + (unsigned int)nlen + 2 >= VFIT_PATH_MAX)
-					return vfit_limit(diag, VFIT_LIMIT_PATH);
-				plen[depth] = (depth == 1 ? 0 : pp) + 1 + (unsigned int)nlen;
-			} else {
-				plen[0] = 1;
-			}
-		} else if (tag == FDT_END_NODE) {
-			depth--;
-		} else if (tag == FDT_END) {
+			if (fit_rules && (r = fit_node(name, nlen, depth, plen, flags, diag)))
+				return r;
+			break;
+		case FDT_END_NODE:
+			if (depth < 0)
+				return VFIT_ERR_FORMAT;
+			closed = --depth < 0;
+			break;
+		case FDT_PROP:
+			if (!name_ok(fdt, st + off))
+				return VFIT_ERR_FORMAT;
+			break;
+		case FDT_NOP:
+			break;
+		case FDT_END:
 			/* Nothing may hide after FDT_END inside the structure block. */
 			vfit_diag_set(diag, -1, NULL);
-			return (uint32_t)next == fdt_size_dt_struct(fdt) ? VFIT_OK : VFIT_ERR_FORMAT;
+			if (!closed || (fit_rules && (uint32_t)next != fdt_size_dt_struct(fdt)))
+				return VFIT_ERR_FORMAT;
+			return VFIT_OK;
+		default:
+			return VFIT_ERR_FORMAT;
 		}
 		off = next;
 	}

@@ -16,6 +16,11 @@
  *    images.
  *  - An image whose hash nodes interleave algorithms is hashed once per
  *    algorithm, and hash or signature nodes past their limits are refused.
+ *  - Property names are read in bounded time: libfdt's fdt_get_string()
+ *    scans a name to its NUL on every read (interposed here to count the
+ *    bytes), so thousands of unsigned properties naming one huge string
+ *    made every lookup pass quadratic; such a name is now refused, and
+ *    names of the longest allowed length cost bytes in proportion.
  */
 
 #include <dlfcn.h>
@@ -32,7 +37,7 @@
 #include "vfit-host/host.h"
 #include "../fuzz/fuzz_ctl.h"
 
-static unsigned long steps, hashed;
+static unsigned long steps, hashed, scanned;
 
 uint32_t fdt_next_tag(const void *blob, int offset, int *nextoffset)
 {
@@ -42,6 +47,22 @@ uint32_t fdt_next_tag(const void *blob, int offset, int *nextoffset)
 		*(void **)&real = dlsym(RTLD_NEXT, "fdt_next_tag");
 	steps++;
 	return real(blob, offset, nextoffset);
+}
+
+const char *fdt_get_string(const void *blob, int stroffset, int *lenp)
+{
+	static const char *(*real)(const void *, int, int *);
+	const char *s;
+	int len;
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "fdt_get_string");
+	s = real(blob, stroffset, &len);
+	if (s)
+		scanned += (unsigned long)len + 1;
+	if (lenp)
+		*lenp = len;
+	return s;
 }
 
 void __real_vfit_hash_update(struct vfit_hash_ctx *c, const void *p, size_t n);
@@ -141,6 +162,83 @@ static void test_nop_flood(void)
 	}
 	CHECK(s[1] * 10 <= s[0] * 4 * 11, "4x the FIT, at most 4.4x the steps (%lu -> %lu)", s[0],
 	      s[1]);
+}
+
+/*
+ * The signed seed FIT with `props` empty properties on /configurations
+ * (unsigned: its properties are outside every region) that all name one
+ * string of `name_len` characters, appended to the strings block after
+ * what the signature covers.  Looking up `default` reads every one.
+ */
+static uint8_t *named(long props, size_t name_len, size_t *len)
+{
+	size_t n, cap;
+	char *seed = check_read_file("tests/fuzz/corpus/fuzz_verify/conf-sha256", &n);
+	char *name = malloc(name_len + 1);
+	uint8_t *b;
+	long i;
+	int pad;
+
+	memset(name, 'p', name_len);
+	name[name_len] = 0;
+	cap = n + (size_t)props * 16 + name_len + 65536;
+	b = calloc(1, cap);
+	memmove(seed, seed + 1, n - 1);
+	if (fdt_open_into(seed, b, (int)cap))
+		abort();
+	pad = fdt_path_offset(b, "/configurations");
+	if (pad < 0 || fdt_setprop(b, pad, name, NULL, 0))
+		abort();
+	/* The same property again and again: libfdt's setprop would find the first. */
+	for (i = 1; i < props; i++) {
+		const uint8_t *first = b + fdt_off_dt_struct(b) + fdt_first_property_offset(b, pad);
+		uint8_t *st = b + fdt_off_dt_struct(b);
+		size_t used = fdt_off_dt_strings(b) + fdt_size_dt_strings(b);
+		size_t at = (size_t)(first - st);
+
+		memmove(st + at + 12, st + at, used - fdt_off_dt_struct(b) - at);
+		memcpy(st + at, first + 12, 12);
+		fdt_set_size_dt_struct(b, fdt_size_dt_struct(b) + 12);
+		fdt_set_off_dt_strings(b, fdt_off_dt_strings(b) + 12);
+	}
+	fdt_pack(b);
+	*len = fdt_totalsize(b);
+	free(name);
+	free(seed);
+	return b;
+}
+
+static void test_long_names(void)
+{
+	unsigned long s[2];
+	size_t len;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		long props = i ? 40000 : 20000;
+		uint8_t *b = named(props, 1 << 20, &len);
+
+		scanned = 0;
+		CHECK(vfit_verify(b, len, fuzz_ctl[0].p, fuzz_ctl[0].len, NULL, 0, &res) ==
+		      VFIT_ERR_FORMAT, "%ld properties naming a 1 MiB string: refused (%s)", props,
+		      vfit_result_to_string(res.result));
+		CHECK(scanned < 4096, "the 1 MiB name is never scanned (%lu bytes)", scanned);
+		free(b);
+		/* The longest name allowed: accepted, and every read is bounded by it. */
+		b = named(props, VFIT_PROP_NAME_MAX, &len);
+		scanned = 0;
+		CHECK(vfit_verify(b, len, fuzz_ctl[0].p, fuzz_ctl[0].len, NULL, 0, &res) == VFIT_OK,
+		      "%ld properties naming a %d-byte string verify: %s", props, VFIT_PROP_NAME_MAX,
+		      vfit_result_to_string(res.result));
+		s[i] = scanned;
+		printf("  %ld properties, %d-byte name (%zu bytes): %lu name bytes read\n", props,
+		       VFIT_PROP_NAME_MAX, len, scanned);
+		CHECK(scanned <= 2 * (unsigned long)props * (VFIT_PROP_NAME_MAX + 1) + 65536,
+		      "each name read at most twice (%lu bytes for %ld names)", scanned, props);
+		free(b);
+	}
+	CHECK(s[1] * 10 <= s[0] * 2 * 11, "2x the properties, at most 2.2x the name bytes (%lu -> %lu)",
+	      s[0], s[1]);
 }
 
 /* ---- thousands of device trees ------------------------------------------------ */
@@ -461,6 +559,7 @@ int main(void)
 {
 	make_ctl();
 	test_nop_flood();
+	test_long_names();
 	test_many_dtbs();
 	test_skip_walk();
 	test_hash_nodes();
