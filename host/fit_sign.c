@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Signing: key material (-k DIR: NAME.key and, for -K, NAME.crt; -G FILE;
- * or keys in an OpenSSL engine with -N, see engine_key_id()),
- * image signatures over a payload digest, configuration signatures over
- * the message of fit-format.md §3.4 (built by the device library's own
+ * Signing: key material (-k DIR: for RSA NAME.key and, for -K, NAME.crt,
+ * for ECDSA NAME.pem, as mkimage reads them; -G FILE; or keys in an
+ * OpenSSL engine with -N, see engine_key_id()), image signatures over a
+ * payload digest, configuration signatures over the message of
+ * fit-format.md §3.4 (built by the device library's own
  * vfit_conf_nodes()/vfit_conf_digest(), so signer and verifier cover the
  * same bytes), the properties mkimage writes, and the public key nodes
- * of -K.
+ * of -K.  Only the signature value differs between RSA and ECDSA.
+ *
+ * ECDSA signatures are randomized, as mkimage's are: OpenSSL 3.0 (Debian
+ * 12) has no RFC 6979 deterministic nonces (the "nonce-type" parameter
+ * came with 3.2), so two runs give two different valid values.
  *
  * Properties are written in mkimage's order (value, signer-name,
  * signer-version, comment, timestamp, hashed-nodes, hashed-strings, algo
@@ -25,6 +30,7 @@
 #include <unistd.h>
 
 #include <libfdt.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
@@ -37,9 +43,11 @@
 
 struct key {
 	char *name;        /* key-name-hint, or the -G file for nameless nodes */
+	uint8_t kind;      /* enum vfit_sig_kind it was loaded for: RSA or ECDSA */
 	EVP_PKEY *priv;    /* NULL: not found (with --allow-missing-keys) */
-	EVP_PKEY *pub;     /* for -K: NAME.crt (-k) or the private key (-G) */
+	EVP_PKEY *pub;     /* for -K: NAME.crt (-k RSA) or the private key */
 	struct vfit_rsa_pub rsa;
+	struct vfit_ecdsa_pub ec;
 };
 
 struct vfit_signer {
@@ -51,6 +59,7 @@ struct vfit_signer {
 	char last_key[256];
 	struct vfit_engine *eng;  /* -N, opened with the first key */
 	int warned;               /* the missing "pkcs11:" prefix was reported */
+	int ec_later;             /* this run writes v2025.01's ECDSA key nodes (ecdsa_key_write) */
 };
 
 struct algo {
@@ -126,10 +135,11 @@ static int parse_algo(const char *name, const void *fit, int node, const char *s
 	const char *comma = strchr(str, ',');
 
 	if (strlen(str) >= sizeof(a->str) || vfit_algo_parse(str, (int)strlen(str) + 1, &la)) {
-		if (comma && (!strncmp(comma + 1, "ecdsa", 5) || !strcmp(comma + 1, "secp521r1")))
+		if (comma && !strcmp(comma + 1, "secp521r1"))
 			return vfit_err_set(e, VFIT_EXIT_REJECT,
-					    "%s: %s: algo '%s': ECDSA signing is not supported by vfit",
-					    name, vfit_node_path(fit, node), str);
+					    "%s: %s: algo '%s': P-521 is not supported (no device can "
+					    "verify it; use ecdsa256 or ecdsa384)", name,
+					    vfit_node_path(fit, node), str);
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: unknown algo '%s'", name,
 				    vfit_node_path(fit, node), str);
 	}
@@ -155,6 +165,11 @@ static int node_algo(const struct vfit_signer *s, const char *name, const void *
 	if (pad && !a->pss && strcmp(pad, "pkcs-1.5"))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: unknown padding '%s'", name,
 				    vfit_node_path(fit, node), pad);
+	/* The verifier refuses it: ECDSA has no padding (fit_sig.c). */
+	if (a->pss && a->sig->kind != VFIT_SIG_RSA)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: padding 'pss' with algo '%s': "
+				    "ECDSA has no padding (remove the property)", name,
+				    vfit_node_path(fit, node), str);
 	return 0;
 }
 
@@ -168,6 +183,25 @@ enum vfit_hash vfit_sign_node_hash(const struct vfit_signer *s, const char *name
 	return a.hash;
 }
 
+/*
+ * The passphrase of an encrypted key file: MKIMAGE_SIGN_PASSWORD, as
+ * mkimage's ECDSA code reads it (vfit takes it for RSA keys too).  Never
+ * a prompt: without it an encrypted key fails to load instead of waiting
+ * for a terminal that a build script does not have.
+ */
+static int passphrase(char *buf, int size, int rwflag, void *u)
+{
+	const char *pw = getenv("MKIMAGE_SIGN_PASSWORD");
+	size_t n = pw ? strlen(pw) : 0;
+
+	(void)rwflag;
+	(void)u;
+	if (!pw || n >= (size_t)size)
+		return -1;
+	memcpy(buf, pw, n);
+	return (int)n;
+}
+
 static EVP_PKEY *read_private(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -175,7 +209,7 @@ static EVP_PKEY *read_private(const char *path)
 
 	if (!f)
 		return NULL;
-	k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	k = PEM_read_PrivateKey(f, NULL, passphrase, NULL);
 	fclose(f);
 	return k;
 }
@@ -199,6 +233,17 @@ static EVP_PKEY *read_cert_key(const char *path)
 static int is_pkcs11(const struct vfit_mkimage *m)
 {
 	return m->engine && !strcmp(m->engine, "pkcs11");
+}
+
+/* Whether priv is a key of the kind (enum vfit_sig_kind) a signature needs. */
+static int kind_ok(const EVP_PKEY *priv, uint8_t kind)
+{
+	return EVP_PKEY_is_a(priv, kind == VFIT_SIG_ECDSA ? "EC" : "RSA");
+}
+
+static const char *kind_name(uint8_t kind)
+{
+	return kind == VFIT_SIG_ECDSA ? "ECDSA" : "RSA";
 }
 
 /*
@@ -252,9 +297,9 @@ static int engine_keys(struct vfit_signer *s, struct key *k, const char *hint,
 	k->priv = vfit_engine_key(s->eng, id, 0, e);
 	if (!k->priv)
 		return -1;
-	if (!EVP_PKEY_is_a(k->priv, "RSA"))
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "-N %s: '%s' is not an RSA key",
-				    s->m->engine, id);
+	if (!kind_ok(k->priv, k->kind))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "-N %s: '%s' is not an %s key",
+				    s->m->engine, id, kind_name(k->kind));
 	if (!s->m->keydest)
 		return 0;
 	if (engine_key_id(s, hint, 1, id, sizeof(id), e))
@@ -264,19 +309,23 @@ static int engine_keys(struct vfit_signer *s, struct key *k, const char *hint,
 }
 
 /*
- * Key files: -k DIR (DIR/NAME.key, and DIR/NAME.crt for -K) or -G FILE.
- * Returns 1 with *skip set when the key is missing and
- * --allow-missing-keys was given.
+ * Key files: -k DIR (RSA: DIR/NAME.key, and DIR/NAME.crt for -K; ECDSA:
+ * DIR/NAME.pem, whose private key also gives -K its point, as in
+ * mkimage's lib/ecdsa) or -G FILE, which mkimage's ECDSA code prefers to
+ * -k when both are given and its RSA code does not.  Returns 1 with *skip
+ * set when the key is missing and --allow-missing-keys was given.
  */
 static int file_keys(struct vfit_signer *s, struct key *k, const char *name, const void *fit,
 		     int node, const char *hint, int *skip, struct vfit_err *e)
 {
 	const struct vfit_mkimage *m = s->m;
+	const char *ext = k->kind == VFIT_SIG_ECDSA ? "pem" : "key";
 	char path[PATH_MAX];
 	int n;
 
-	n = m->keydir ? snprintf(path, sizeof(path), "%s/%s.key", m->keydir, hint)
-		      : snprintf(path, sizeof(path), "%s", m->keyfile);
+	n = m->keydir && !(m->keyfile && k->kind == VFIT_SIG_ECDSA)
+		? snprintf(path, sizeof(path), "%s/%s.%s", m->keydir, hint, ext)
+		: snprintf(path, sizeof(path), "%s", m->keyfile);
 	if (n < 0 || (size_t)n >= sizeof(path))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: key path too long", name,
 				    vfit_node_path(fit, node));
@@ -294,14 +343,16 @@ static int file_keys(struct vfit_signer *s, struct key *k, const char *name, con
 	}
 	k->priv = read_private(path);
 	if (!k->priv)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: cannot read a PEM private key",
-				    path);
-	if (!EVP_PKEY_is_a(k->priv, "RSA"))
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not an RSA key", path);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: cannot read a PEM private key%s",
+				    path, getenv("MKIMAGE_SIGN_PASSWORD") ? "" :
+				    " (if it is encrypted, give its passphrase in MKIMAGE_SIGN_PASSWORD)");
+	if (!kind_ok(k->priv, k->kind))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not an %s key", path,
+				    kind_name(k->kind));
 	if (!m->keydest)
 		return 0;
-	/* -K: mkimage takes the public key from NAME.crt; -G has no certificate. */
-	if (!m->keydir) {
+	/* -K: mkimage takes an RSA key from NAME.crt; -G has no certificate. */
+	if (!m->keydir || k->kind == VFIT_SIG_ECDSA) {
 		EVP_PKEY_up_ref(k->priv);
 		k->pub = k->priv;
 		return 0;
@@ -318,16 +369,19 @@ static int file_keys(struct vfit_signer *s, struct key *k, const char *name, con
 }
 
 /*
- * The key for a signature node, loaded once per name.  Returns NULL with
- * *skip set when the key is missing and --allow-missing-keys was given.
+ * The key for a signature node, loaded once per name and kind (an RSA and
+ * an ECDSA key may share a name: NAME.key and NAME.pem).  Returns NULL
+ * with *skip set when the key is missing and --allow-missing-keys was
+ * given.
  */
 static struct key *get_key(struct vfit_signer *s, const char *name, const void *fit, int node,
-			   int *skip, struct vfit_err *e)
+			   uint8_t kind, int *skip, struct vfit_err *e)
 {
 	const struct vfit_mkimage *m = s->m;
 	const char *hint = vfit_fdt_str(fit, node, "key-name-hint");
 	/* What names the key: the -G file when it alone identifies it, else the hint. */
 	const char *id = !m->keydir && m->keyfile && !is_pkcs11(m) ? m->keyfile : hint;
+	struct vfit_err ke = { 0 };
 	struct key *k;
 	int i, r;
 
@@ -336,7 +390,7 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: key-name-hint missing", name,
 				    vfit_node_path(fit, node)), NULL;
 	for (i = 0; i < s->nkeys; i++)
-		if (!strcmp(s->keys[i].name, id)) {
+		if (!strcmp(s->keys[i].name, id) && s->keys[i].kind == kind) {
 			*skip = !s->keys[i].priv;
 			return s->keys[i].priv ? &s->keys[i] : NULL;
 		}
@@ -346,16 +400,17 @@ static struct key *get_key(struct vfit_signer *s, const char *name, const void *
 	k = &s->keys[s->nkeys];
 	memset(k, 0, sizeof(*k));
 	k->name = strdup(id);
+	k->kind = kind;
 	if (!k->name)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory"), NULL;
 	s->nkeys++;
 	r = m->engine ? engine_keys(s, k, id, e) : file_keys(s, k, name, fit, node, hint, skip, e);
 	if (r)
 		return NULL;
-	if (k->pub) {
-		if (vfit_rsa_pub_from_pkey(k->pub, &k->rsa, e))
-			return NULL;
-	}
+	if (k->pub && (kind == VFIT_SIG_ECDSA ? vfit_ecdsa_pub_from_pkey(k->pub, &k->ec, &ke)
+					      : vfit_rsa_pub_from_pkey(k->pub, &k->rsa, &ke)))
+		return vfit_err_set(e, ke.status, "%s: %s: key '%s': %s", name,
+				    vfit_node_path(fit, node), k->name, ke.msg), NULL;
 	return k;
 }
 
@@ -384,6 +439,41 @@ static int rsa_sign(const char *name, const void *fit, int node, EVP_PKEY *priv,
 	return 0;
 }
 
+/*
+ * ECDSA of a digest as mkimage signs it: the digest goes to the key
+ * unchanged (no message digest is set, so a longer one is truncated to
+ * the order's length, as the verifier does) and OpenSSL's DER signature
+ * becomes the FIT's raw r || s, each left-padded to the curve size.
+ */
+static int ecdsa_sign(const char *name, const void *fit, int node, EVP_PKEY *priv,
+		      const struct algo *a, const uint8_t *digest, uint8_t *sig, size_t *siglen,
+		      struct vfit_err *e)
+{
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(priv, NULL);
+	int half = a->sig->sig_len / 2;
+	uint8_t der[2 * (VFIT_ECDSA_MAX_BYTES + 4) + 4];
+	const uint8_t *p = der;
+	size_t len = sizeof(der);
+	ECDSA_SIG *es = NULL;
+	const BIGNUM *r, *s;
+	int ok;
+
+	ok = ctx && EVP_PKEY_sign_init(ctx) > 0 &&
+	     EVP_PKEY_sign(ctx, der, &len, digest, vfit_hash_size(a->hash)) > 0 &&
+	     (es = d2i_ECDSA_SIG(NULL, &p, (long)len)) != NULL;
+	if (ok) {
+		ECDSA_SIG_get0(es, &r, &s);
+		ok = BN_bn2binpad(r, sig, half) == half && BN_bn2binpad(s, sig + half, half) == half;
+	}
+	ECDSA_SIG_free(es);
+	EVP_PKEY_CTX_free(ctx);
+	if (!ok)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: signing with %s failed", name,
+				    vfit_node_path(fit, node), a->str);
+	*siglen = (size_t)a->sig->sig_len;
+	return 0;
+}
+
 /* mkimage's properties of a signed node, in its order. */
 static int write_sig(struct vfit_signer *s, struct vfit_edits *ed, int node, const uint8_t *sig,
 		     size_t siglen, const char *nodes, size_t nodes_len, uint32_t strings)
@@ -408,9 +498,34 @@ static int write_sig(struct vfit_signer *s, struct vfit_edits *ed, int node, con
 	return r;
 }
 
+/*
+ * The ECDSA key node, /signature/NAME.  Where Debian's mkimage 2023.01
+ * writes one (/signature exists, the node does not, no -r) it is 2023.01's
+ * node, byte for byte: the three ecdsa,* properties, no algo (which makes
+ * it serve its curve with any hash, fit_keys.c).  Elsewhere 2023.01 fails
+ * or ignores what was asked, and vfit does what U-Boot v2025.01 and later
+ * do: /signature created, the node with key-name-hint and algo, and with
+ * -r `required` (2023.01 never marks an ECDSA key required); once the run
+ * had to create /signature, for its every ECDSA key.  A node that exists
+ * keeps its form: 2023.01's is rewritten as it is (unless -r asks for
+ * more), a later one updated in place.
+ */
+static int ecdsa_key_write(struct vfit_signer *s, void *dtb, const struct key *k,
+			   const struct algo *a, const char *required)
+{
+	int keys = fdt_subnode_offset(dtb, 0, "signature");
+	int node = keys >= 0 ? fdt_subnode_offset(dtb, keys, a->hint) : -1;
+	int later;
+
+	s->ec_later |= keys < 0;
+	later = s->ec_later || required || (node >= 0 && fdt_getprop(dtb, node, "algo", NULL));
+	return vfit_ecdsa_keynode_write(dtb, a->hint, &k->ec, later ? a->str : NULL, required);
+}
+
 static int write_key(struct vfit_signer *s, struct key *k, const struct algo *a,
 		     const char *required, struct vfit_fdtbuf *dtb, struct vfit_err *e)
 {
+	const char *prefix = k->kind == VFIT_SIG_ECDSA ? "" : "key-";
 	int r;
 
 	if (!dtb)
@@ -418,14 +533,17 @@ static int write_key(struct vfit_signer *s, struct key *k, const struct algo *a,
 	if (!a->hint[0])
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: a signature node has no key-name-hint "
 				    "to name its key node", s->m->keydest);
-	while ((r = vfit_rsa_keynode_write(dtb->buf, a->hint, &k->rsa, a->str,
-					   s->m->required ? required : NULL)) == -FDT_ERR_NOSPACE)
+	if (!s->m->required)
+		required = NULL;
+	while ((r = k->kind == VFIT_SIG_ECDSA ? ecdsa_key_write(s, dtb->buf, k, a, required)
+		    : vfit_rsa_keynode_write(dtb->buf, a->hint, &k->rsa, a->str, required)) ==
+	       -FDT_ERR_NOSPACE)
 		if (vfit_fdtbuf_reserve(dtb, 4096))
 			break;
 	if (r)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: /signature/key-%s: %s", s->m->keydest,
-				    a->hint, fdt_strerror(r));
-	snprintf(s->last_key, sizeof(s->last_key), "/signature/key-%s", a->hint);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: /signature/%s%s: %s", s->m->keydest,
+				    prefix, a->hint, fdt_strerror(r));
+	snprintf(s->last_key, sizeof(s->last_key), "/signature/%s%s", prefix, a->hint);
 	return 0;
 }
 
@@ -443,13 +561,34 @@ static int sign_write(struct vfit_signer *s, const char *name, const void *fit, 
 	size_t siglen = sizeof(sig);
 	int r;
 
-	if (rsa_sign(name, fit, node, k->priv, a, digest, sig, &siglen, e))
+	r = a->sig->kind == VFIT_SIG_ECDSA
+		? ecdsa_sign(name, fit, node, k->priv, a, digest, sig, &siglen, e)
+		: rsa_sign(name, fit, node, k->priv, a, digest, sig, &siglen, e);
+	if (r)
 		return -1;
 	r = write_sig(s, ed, node, sig, siglen, nodes, nodes_len, strings);
 	if (r)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name, vfit_node_path(fit, node),
 				    fdt_strerror(r));
 	return write_key(s, k, a, nodes ? "conf" : "image", keydtb, e);
+}
+
+/* An ECDSA key must be on the algo's curve (not just of its size: brainpoolP256r1 is not P-256). */
+static int curve_ok(const char *name, const void *fit, int node, const struct key *k,
+		    const struct algo *a, struct vfit_err *e)
+{
+	enum vfit_ec_curve curve;
+	struct vfit_err ke = { 0 };
+
+	if (vfit_ecdsa_pkey_curve(k->priv, &curve, &ke))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: key '%s': %s", name,
+				    vfit_node_path(fit, node), k->name, ke.msg);
+	if (curve != a->sig->curve)
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: %s: key '%s' is on curve %s but algo '%s' needs %s", name,
+				    vfit_node_path(fit, node), k->name, vfit_ecdsa_curve_name(curve),
+				    a->str, vfit_ecdsa_curve_name(a->sig->curve));
+	return 0;
 }
 
 /* Key lookup, algorithm and size checks shared by both kinds of signature. */
@@ -469,9 +608,11 @@ static struct key *prepare(struct vfit_signer *s, const char *name, const void *
 	snprintf(a->hint, sizeof(a->hint), "%s", hint ? hint : "");
 	if (!s->ts && vfit_timestamp(&s->ts, e))
 		return NULL;
-	k = get_key(s, name, fit, node, skip, e);
+	k = get_key(s, name, fit, node, a->sig->kind, skip, e);
 	if (!k)
 		return NULL;
+	if (a->sig->kind == VFIT_SIG_ECDSA)
+		return curve_ok(name, fit, node, k, a, e) ? NULL : k;
 	bits = EVP_PKEY_get_bits(k->priv);
 	if (bits < 0 || (unsigned int)bits != a->sig->key_bits)
 		return vfit_err_set(e, VFIT_EXIT_REJECT,

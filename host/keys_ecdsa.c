@@ -9,16 +9,15 @@
 #include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
+#include <openssl/x509.h>
 
 #include "vfit-host/host.h"
 
-int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub, struct vfit_err *e)
+int vfit_ecdsa_pkey_curve(const EVP_PKEY *pkey, enum vfit_ec_curve *curve, struct vfit_err *e)
 {
-	BIGNUM *x = NULL, *y = NULL;
 	char group[64];
-	int ret = -1;
 
-	memset(pub, 0, sizeof(*pub));
+	*curve = VFIT_EC_NONE;
 	if (!EVP_PKEY_is_a(pkey, "EC"))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "key is not an ECDSA key");
 	if (!EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof(group),
@@ -26,15 +25,43 @@ int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub, s
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "ECDSA key without a named curve (explicit parameters are not "
 				    "supported)");
-	pub->curve = vfit_ecdsa_curve(group);
-	if (pub->curve == VFIT_EC_NONE)
+	*curve = vfit_ecdsa_curve(group);
+	if (*curve == VFIT_EC_NONE)
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "unsupported ECDSA curve %s (need prime256v1 or secp384r1)",
 				    group);
-	pub->curve_name = pub->curve == VFIT_EC_P256 ? "prime256v1" : "secp384r1";
+	return 0;
+}
+
+const char *vfit_ecdsa_curve_name(enum vfit_ec_curve curve)
+{
+	return curve == VFIT_EC_P256 ? "prime256v1" : curve == VFIT_EC_P384 ? "secp384r1" : NULL;
+}
+
+/*
+ * The coordinates are read from the key's SubjectPublicKeyInfo parsed
+ * again: a key held in an engine (-N pkcs11) is a legacy key whose
+ * parameters OpenSSL 3.0 cannot give out as coordinates, but it encodes.
+ */
+int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub, struct vfit_err *e)
+{
+	BIGNUM *x = NULL, *y = NULL;
+	unsigned char *der = NULL;
+	const unsigned char *p;
+	EVP_PKEY *spki = NULL;
+	int ret = -1, len;
+
+	memset(pub, 0, sizeof(*pub));
+	if (vfit_ecdsa_pkey_curve(pkey, &pub->curve, e))
+		return -1;
+	pub->curve_name = vfit_ecdsa_curve_name(pub->curve);
 	pub->len = vfit_ecdsa_curve_bytes(pub->curve);
-	if (!EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
-	    !EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_EC_PUB_Y, &y) ||
+	len = i2d_PUBKEY(pkey, &der);
+	p = der;
+	if (len > 0)
+		spki = d2i_PUBKEY(NULL, &p, len);
+	if (!spki || !EVP_PKEY_get_bn_param(spki, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
+	    !EVP_PKEY_get_bn_param(spki, OSSL_PKEY_PARAM_EC_PUB_Y, &y) ||
 	    BN_bn2binpad(x, pub->x, (int)pub->len) < 0 ||
 	    BN_bn2binpad(y, pub->y, (int)pub->len) < 0)
 		vfit_err_set(e, VFIT_EXIT_REJECT, "cannot read the ECDSA public point");
@@ -42,6 +69,8 @@ int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub, s
 		ret = 0;
 	BN_free(x);
 	BN_free(y);
+	EVP_PKEY_free(spki);
+	OPENSSL_free(der);
 	return ret;
 }
 

@@ -79,11 +79,38 @@ static const char *strlist(const void *fit, int node, const char *name, int *len
 
 /* ---- hash and signature nodes ----------------------------------------- */
 
+/*
+ * What key the algo needs: "RSA 2048-bit", or the ECDSA curve by its NIST
+ * name and the ecdsa,curve string of the key node that verifies it; and
+ * a value of the wrong size for it, which no key can verify.
+ */
+static void print_key_type(const struct lister *l, int node)
+{
+	const char *algo = str(l, node, "algo");
+	struct vfit_algo a;
+	int len;
+
+	if (!algo || vfit_algo_parse(algo, (int)strlen(algo) + 1, &a)) {
+		fprintf(l->f, "  Key type:     unknown algorithm\n");
+		return;
+	}
+	if (a.sig->kind == VFIT_SIG_ECDSA)
+		fprintf(l->f, "  Key type:     ECDSA P-%u (ecdsa,curve \"%s\"), value r||s\n",
+			(unsigned int)a.sig->key_bits,
+			vfit_ecdsa_curve_name((enum vfit_ec_curve)a.sig->curve));
+	else
+		fprintf(l->f, "  Key type:     RSA %u-bit\n", (unsigned int)a.sig->key_bits);
+	if (fdt_getprop(l->fit, node, "value", &len) && len != a.sig->sig_len)
+		fprintf(l->f, "  WARNING:      value is %d bytes, %s needs %u\n", len, algo,
+			(unsigned int)a.sig->sig_len);
+}
+
 static void print_sig_info(const struct lister *l, int node, int conf)
 {
 	const char *v = str(l, node, "signer-name");
 	int len;
 
+	print_key_type(l, node);
 	if (v)
 		fprintf(l->f, "  Signer:       %s %s\n", v,
 			str(l, node, "signer-version") ? str(l, node, "signer-version") : "");

@@ -82,6 +82,13 @@ struct vfit_ecdsa_pub {
 	uint8_t y[VFIT_ECDSA_MAX_BYTES];        /* ecdsa,y-point */
 };
 
+/*
+ * The curve of an OpenSSL key: P-256 or P-384 by name, else -1 with e set
+ * (not EC, explicit parameters, another curve).
+ */
+int vfit_ecdsa_pkey_curve(const EVP_PKEY *pkey, enum vfit_ec_curve *curve, struct vfit_err *e);
+/* The key node's ecdsa,curve string of a curve ("prime256v1", "secp384r1"), or NULL. */
+const char *vfit_ecdsa_curve_name(enum vfit_ec_curve curve);
 /* The public point of an OpenSSL EC key (public or private) on P-256 or P-384. */
 int vfit_ecdsa_pub_from_pkey(const EVP_PKEY *pkey, struct vfit_ecdsa_pub *pub,
 			     struct vfit_err *e);

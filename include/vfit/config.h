@@ -47,6 +47,10 @@
 #ifndef VFIT_HAVE_SHA_ACCEL
 #define VFIT_HAVE_SHA_ACCEL 1
 #endif
+/* RSA signatures (rsa2048 .. rsa4096): 0 for a verifier that takes ECDSA alone. */
+#ifndef VFIT_HAVE_RSA
+#define VFIT_HAVE_RSA 1
+#endif
 #ifndef VFIT_HAVE_RSA_PSS
 #define VFIT_HAVE_RSA_PSS 1
 #endif
@@ -60,6 +64,8 @@
 #ifndef VFIT_HAVE_ECDSA_P384
 #define VFIT_HAVE_ECDSA_P384 1
 #endif
+/* Derived, not a knob: any ECDSA curve built in. */
+#define VFIT_HAVE_ECDSA (VFIT_HAVE_ECDSA_P256 || VFIT_HAVE_ECDSA_P384)
 /* Largest RSA modulus accepted (2048, 3072 or 4096); sizes the RSA stack buffers. */
 #ifndef VFIT_RSA_MAX_BITS
 #define VFIT_RSA_MAX_BITS 4096
@@ -145,6 +151,9 @@
 #endif
 #if VFIT_RSA_MAX_BITS != 2048 && VFIT_RSA_MAX_BITS != 3072 && VFIT_RSA_MAX_BITS != 4096
 #error "VFIT_RSA_MAX_BITS must be 2048, 3072 or 4096"
+#endif
+#if !VFIT_HAVE_RSA && !VFIT_HAVE_ECDSA
+#error "no signature algorithm: VFIT_HAVE_RSA and both VFIT_HAVE_ECDSA_* are 0"
 #endif
 #if VFIT_MAX_IMAGES < 1 || VFIT_MAX_CHECKS < 1 || VFIT_MAX_CONF_REFS < 1
 #error "VFIT_MAX_* must be at least 1"

@@ -150,9 +150,13 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node);
 
 /*
  * Loads the key at key_node for a signature whose algo property is
- * (algo, algo_len): the key's algo must equal it exactly (VFIT_ERR_KEY_ALGO;
- * a key without algo is VFIT_ERR_KEY), then the algorithm's row loads and
- * checks its properties.  key points into ctl.
+ * (algo, algo_len), if the key serves it (else VFIT_ERR_KEY_ALGO): an RSA
+ * key's algo must equal it exactly (without algo: VFIT_ERR_KEY).  An ECDSA
+ * key serves its own row with any hash: its algo, when present, must name
+ * the signature's row ("sha1,ecdsa256" serves "sha384,ecdsa256"); without
+ * algo, as mkimage 2023.01 writes ECDSA keys, its ecdsa,curve must be the
+ * row's.  Then the row loads and checks the key's properties (an RSA key
+ * points into ctl, an ECDSA key is a copy of its checked point).
  */
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
 			       struct vfit_pubkey *key);

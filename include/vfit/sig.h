@@ -15,15 +15,20 @@
 #include <stdint.h>
 
 #include "vfit/config.h"
+#include "vfit/ecdsa.h"
 #include "vfit/hash.h"
 #include "vfit/result.h"
 #include "vfit/rsa.h"
 
 enum vfit_sig_kind {
 	VFIT_SIG_RSA = 1,
+	VFIT_SIG_ECDSA = 2,
 };
 
-/* The signature node's `padding` (RSA only): absent or "pkcs-1.5", or "pss". */
+/*
+ * The signature node's `padding`: absent or "pkcs-1.5", or "pss" (RSA
+ * only: an ECDSA signature has no padding, so "pss" on one is refused).
+ */
 enum vfit_padding {
 	VFIT_PAD_PKCS1 = 0,
 	VFIT_PAD_PSS,
@@ -36,14 +41,16 @@ struct vfit_pubkey {
 	const struct vfit_sig_algo *algo;
 	union {
 		struct vfit_rsa_key rsa;
+		struct vfit_ecdsa_key ecdsa;  /* a copy of the checked point */
 	} u;
 };
 
 struct vfit_sig_algo {
 	char name[12];             /* "rsa2048": the part after the comma */
-	uint16_t key_bits;         /* key size in bits */
+	uint16_t key_bits;         /* key size in bits (ECDSA: of the curve's order) */
 	uint16_t sig_len;          /* bytes of a signature value */
 	uint8_t kind;              /* enum vfit_sig_kind */
+	uint8_t curve;             /* enum vfit_ec_curve of an ECDSA row, else VFIT_EC_NONE */
 	/*
 	 * Reads the algorithm's properties of key node `node` (whose algo
 	 * already matched) into *key, checking each one's exact size:

@@ -10,12 +10,25 @@
 
 /* Character arrays, not pointers: the table needs no relocation. */
 static const struct vfit_sig_algo algos[] = {
-	{ "rsa2048", 2048, 256, VFIT_SIG_RSA, vfit_rsa_fit_load, vfit_rsa_fit_verify },
+#if VFIT_HAVE_RSA
+	{ "rsa2048", 2048, 256, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
+	  vfit_rsa_fit_verify },
 #if VFIT_RSA_MAX_BITS >= 3072
-	{ "rsa3072", 3072, 384, VFIT_SIG_RSA, vfit_rsa_fit_load, vfit_rsa_fit_verify },
+	{ "rsa3072", 3072, 384, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
+	  vfit_rsa_fit_verify },
 #endif
 #if VFIT_RSA_MAX_BITS >= 4096
-	{ "rsa4096", 4096, 512, VFIT_SIG_RSA, vfit_rsa_fit_load, vfit_rsa_fit_verify },
+	{ "rsa4096", 4096, 512, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
+	  vfit_rsa_fit_verify },
+#endif
+#endif
+#if VFIT_HAVE_ECDSA_P256
+	{ "ecdsa256", 256, 64, VFIT_SIG_ECDSA, VFIT_EC_P256, vfit_ecdsa_fit_load,
+	  vfit_ecdsa_fit_verify },
+#endif
+#if VFIT_HAVE_ECDSA_P384
+	{ "ecdsa384", 384, 96, VFIT_SIG_ECDSA, VFIT_EC_P384, vfit_ecdsa_fit_load,
+	  vfit_ecdsa_fit_verify },
 #endif
 };
 

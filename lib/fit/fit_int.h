@@ -42,7 +42,6 @@ struct vfit_ctx {
 	/* Recorded with each check: the image being verified (NULL: the configuration). */
 	const struct vfit_image *img;
 	bool required;                  /* signatures are checked for required keys */
-	int fail_key;                   /* key of the last failed required attempt */
 	bool conf_enforced;             /* a required key verified the configuration */
 	struct vfit_conf_refs refs;     /* what the configuration names */
 	struct vfit_node_list list;     /* what the configuration signatures cover */
@@ -179,5 +178,11 @@ enum vfit_result vfit_rsa_fit_load(const void *ctl, int node, struct vfit_pubkey
 enum vfit_result vfit_rsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
 				     enum vfit_padding pad, const uint8_t *digest,
 				     const uint8_t *sig, size_t sig_len);
+
+/* The ECDSA rows' key loader and verifier (lib/fit/fit_ecdsa.c). */
+enum vfit_result vfit_ecdsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key);
+enum vfit_result vfit_ecdsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
+				       enum vfit_padding pad, const uint8_t *digest,
+				       const uint8_t *sig, size_t sig_len);
 
 #endif

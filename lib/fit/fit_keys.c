@@ -71,21 +71,67 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node)
 	return !strcmp(req, "image") ? VFIT_REQ_IMAGE : VFIT_REQ_NONE;
 }
 
+#if VFIT_HAVE_ECDSA
+/*
+ * A key node without algo is an ECDSA key of mkimage 2023.01 (which
+ * writes only the ecdsa,* properties): its ecdsa,curve alone says which
+ * row it serves.  An RSA key node without algo crashed v2023.01; HEAD
+ * rejects it, so do we.
+ */
+static enum vfit_result nameless(const void *ctl, int key_node, const struct vfit_algo *a)
+{
+	const char *curve = vfit_prop_str(ctl, key_node, "ecdsa,curve");
+
+	if (!curve)
+		return VFIT_ERR_KEY;
+	return a->sig->curve != VFIT_EC_NONE && vfit_ecdsa_curve(curve) == a->sig->curve ?
+	       VFIT_OK : VFIT_ERR_KEY_ALGO;
+}
+#else
+/* Without ECDSA every key node names its algorithm (see above for why). */
+static enum vfit_result nameless(const void *ctl, int key_node, const struct vfit_algo *a)
+{
+	(void)ctl, (void)key_node, (void)a;
+	return VFIT_ERR_KEY;
+}
+#endif
+
+/*
+ * Whether the key node serves the signature's algo a (string algo):
+ * VFIT_ERR_KEY_ALGO if not.  An RSA key's algo must equal the signature's
+ * byte for byte, as in U-Boot.  An ECDSA key serves its row (its curve)
+ * with any signature hash, as U-Boot's ECDSA code, which never reads a
+ * key's algo, does: the hash is the signer's choice, not the key's, and
+ * HEAD writes the algo of whichever signature it last made with the key.
+ * But a key whose algo names another row, or no row at all, is never
+ * taken for this one.
+ */
+static enum vfit_result serves(const void *ctl, int key_node, const char *algo, int algo_len,
+			       const struct vfit_algo *a)
+{
+	struct vfit_algo ka;
+	struct vfit_prop v;
+
+	v.p = fdt_getprop(ctl, key_node, "algo", &v.len);
+	if (!v.p)
+		return nameless(ctl, key_node, a);
+	if (VFIT_HAVE_ECDSA && a->sig->kind == VFIT_SIG_ECDSA)
+		return !vfit_algo_parse((const char *)v.p, v.len, &ka) && ka.sig == a->sig ?
+		       VFIT_OK : VFIT_ERR_KEY_ALGO;
+	return v.len == algo_len && !memcmp(v.p, algo, (size_t)algo_len) ? VFIT_OK :
+	       VFIT_ERR_KEY_ALGO;
+}
+
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
 			       struct vfit_pubkey *key)
 {
 	struct vfit_algo a;
-	struct vfit_prop v;
 	enum vfit_result r = vfit_algo_parse(algo, algo_len, &a);
 
+	if (!r)
+		r = serves(ctl, key_node, algo, algo_len, &a);
 	if (r)
 		return r;
-	v.p = fdt_getprop(ctl, key_node, "algo", &v.len);
-	/* A key node without algo crashed v2023.01; HEAD rejects it, so do we. */
-	if (!v.p)
-		return VFIT_ERR_KEY;
-	if (v.len != algo_len || memcmp(v.p, algo, (size_t)algo_len))
-		return VFIT_ERR_KEY_ALGO;
 	key->algo = a.sig;
 	return a.sig->load(ctl, key_node, key);
 }

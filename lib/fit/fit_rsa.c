@@ -2,11 +2,15 @@
 /*
  * RSA in a FIT: the key node of the control FDT in U-Boot's pre-processed
  * form (fit-format.md §4.2) and PKCS#1 v1.5 or PSS signatures (§5.3,
- * §5.4).  The arithmetic is lib/rsa/.
+ * §5.4).  The arithmetic is lib/rsa/.  With VFIT_HAVE_RSA 0 no row refers
+ * to this file, which then compiles to nothing (lib/fit links without
+ * lib/rsa).
  */
 #include <libfdt.h>
 
 #include "fit_int.h"
+
+#if VFIT_HAVE_RSA
 
 /* The key node's properties read here, in the order of enum kprop. */
 static const char kprops[] = "rsa,num-bits\0rsa,n0-inverse\0rsa,modulus\0rsa,r-squared\0"
@@ -61,3 +65,4 @@ enum vfit_result vfit_rsa_fit_verify(const struct vfit_pubkey *key, enum vfit_ha
 	return VFIT_ERR_UNSUPPORTED;
 #endif
 }
+#endif

@@ -89,8 +89,15 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 	return r;
 }
 
-/* The `padding` property: absent or "pkcs-1.5", or "pss"; anything else is unsupported. */
-static enum vfit_result padding(const struct vfit_prop *v, enum vfit_padding *pad)
+/*
+ * The `padding` property: absent or "pkcs-1.5", or "pss" for RSA; anything
+ * else is unsupported.  ECDSA has no padding: U-Boot ignores the property
+ * there, whatever it says, but a FIT that claims PSS for an ECDSA
+ * signature says something false about it and is refused; "pkcs-1.5",
+ * U-Boot's name for the default, is accepted.
+ */
+static enum vfit_result padding(const struct vfit_prop *v, const struct vfit_sig_algo *sig,
+				enum vfit_padding *pad)
 {
 	const char *s = vfit_str(v);
 
@@ -98,7 +105,8 @@ static enum vfit_result padding(const struct vfit_prop *v, enum vfit_padding *pa
 	if (!v->p || (s && !strcmp(s, "pkcs-1.5")))
 		return VFIT_OK;
 	*pad = VFIT_PAD_PSS;
-	return s && !strcmp(s, "pss") && VFIT_HAVE_RSA_PSS ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
+	return s && !strcmp(s, "pss") && VFIT_HAVE_RSA_PSS && sig->kind == VFIT_SIG_RSA ?
+	       VFIT_OK : VFIT_ERR_UNSUPPORTED;
 }
 
 /* One signature node with one key: algo, key, digest, padding, signature. */
@@ -122,7 +130,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	if (r)
 		return r;
 	vfit_at_prop(c, "padding");
-	r = padding(&sp[S_PADDING], &pad);
+	r = padding(&sp[S_PADDING], a.sig, &pad);
 	if (r)
 		return r;
 	vfit_at_prop(c, "value");
@@ -139,17 +147,42 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	return a.sig->verify(&k, a.hash, pad, digest, v->p, (size_t)v->len);
 }
 
+/* A failed attempt of a required key: why, its policy bit; for reports, where and which key. */
+struct failure {
+	enum vfit_result r;
+	uint32_t bit;
+#if VFIT_REPORT
+	struct vfit_diag where;
+	int key;
+#endif
+};
+
+static void failed(struct failure *f, const struct vfit_ctx *c, enum vfit_result r, int key,
+		   uint32_t bit)
+{
+	f->r = r;
+	f->bit = bit;
+#if VFIT_REPORT
+	f->where = c->at;
+	f->key = key;
+#else
+	(void)c, (void)key;
+#endif
+}
+
 /*
  * Every signature* subnode of node against the keys of the given role,
  * each attempt recorded; bit i of *sat is set when the i-th such key
- * verified one.  *last is the last failure and *where its location (the
- * last failure always belongs to a key still unsatisfied: a key is not
- * tried again once it verified).  With role VFIT_REQ_NONE each signature
- * is tried with every key of its algorithm until one verifies, and
- * recorded once.  VFIT_ERR_LIMIT past VFIT_MAX_SIGNATURES nodes.
+ * verified one.  fail[0] is the last failure, which always belongs to a
+ * key still unsatisfied (a key is not tried again once it verified);
+ * fail[1] the last one that was a verdict on a signature of the key's own
+ * algorithm (not VFIT_ERR_KEY_ALGO), whose key may have verified another
+ * since.  With role VFIT_REQ_NONE each signature is tried with every key
+ * of its algorithm until one verifies, and recorded once.  VFIT_ERR_LIMIT
+ * past VFIT_MAX_SIGNATURES nodes.
  */
 static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required role, bool any,
-				uint32_t *sat, enum vfit_result *last, struct vfit_diag *where)
+				uint32_t *sat, struct failure fail[2])
 {
 	enum vfit_result r, seen;
 	unsigned int nsigs = 0;
@@ -181,9 +214,9 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 				vfit_record(c, c->img ? VFIT_CHECK_IMAGE_SIG : VFIT_CHECK_CONF_SIG, r,
 					    sig, key);
 				if (r) {
-					*last = r;
-					*where = c->at;
-					c->fail_key = key;
+					failed(&fail[0], c, r, key, bit);
+					if (r != VFIT_ERR_KEY_ALGO)
+						fail[1] = fail[0];
 				} else if (any) {
 					*sat = bit;
 					return VFIT_OK;
@@ -207,8 +240,8 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 
 enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any)
 {
-	enum vfit_result last = VFIT_ERR_NO_SIGNATURE, r;
-	struct vfit_diag where;
+	struct failure fail[2], *f;
+	enum vfit_result r;
 	uint32_t want = 0, sat;
 	int key;
 
@@ -219,24 +252,32 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 				want = want << 1 | 1;
 	c->required = want != 0;
 	vfit_at(c, node, NULL, false);
-	where = c->at;
+	failed(&fail[0], c, VFIT_ERR_NO_SIGNATURE, -1, 0);
+	fail[1] = fail[0];
 	/* Optional image signatures are tried for the record only: none without one. */
 	if (!want)
-		return VFIT_REPORT && c->img ?
-		       try_all(c, node, VFIT_REQ_NONE, false, &sat, &last, &where) : VFIT_OK;
+		return VFIT_REPORT && c->img ? try_all(c, node, VFIT_REQ_NONE, false, &sat, fail) :
+		       VFIT_OK;
 	if (!c->img) {
 		/* Built once: the message is the same for every signature. */
 		r = vfit_conf_list(c->fit, node, &c->refs, &c->list, &c->at);
 		if (r)
 			return r;
 	}
-	r = try_all(c, node, role, any, &sat, &last, &where);
+	r = try_all(c, node, role, any, &sat, fail);
 	if (r)
 		return r;
 	if (any ? !sat : sat != want) {
-		c->at = where;
+		/*
+		 * A key's verdict on a signature of its own algorithm says more
+		 * than its refusal of another algorithm's: with an RSA and an
+		 * ECDSA key required, a bad ECDSA signature is reported as
+		 * such, not as the ECDSA key's mismatch with the RSA one.
+		 */
+		f = fail[1].bit && !(sat & fail[1].bit) ? &fail[1] : &fail[0];
 #if VFIT_REPORT
-		c->res->err_key = c->fail_key;
+		c->at = f->where;
+		c->res->err_key = f->key;
 #endif
 		/*
 		 * A mismatch means "this required key did not sign what is
@@ -247,8 +288,8 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 		 * length, no signature) are kept; the check list keeps the
 		 * outcome of every attempt.
 		 */
-		return last == VFIT_ERR_SIGNATURE || last == VFIT_ERR_SIG_RANGE ?
-		       VFIT_ERR_REQUIRED : last;
+		return f->r == VFIT_ERR_SIGNATURE || f->r == VFIT_ERR_SIG_RANGE ?
+		       VFIT_ERR_REQUIRED : f->r;
 	}
 	return VFIT_OK;
 }

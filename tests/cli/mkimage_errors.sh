@@ -115,8 +115,8 @@ fails 1 "unknown hash" "/images/kernel/hash-1: unsupported hash algorithm 'sha3'
 its "" "" "" "sha256,rsa1234" > e.its
 fails 1 "unknown algo" "/configurations/conf-1/signature-1: unknown algo 'sha256,rsa1234'" \
 	"$VFIT" mkimage -f e.its -k keys x.fit
-its "" "" "" "sha256,ecdsa256" > e.its
-fails 1 "ecdsa" "ECDSA signing is not supported" "$VFIT" mkimage -f e.its -k keys x.fit
+its "" "" "" "sha512,secp521r1" > e.its
+fails 1 "P-521" "algo 'sha512,secp521r1': P-521 is not supported" "$VFIT" mkimage -f e.its -k keys x.fit
 its "" "" "" "sha256,rsa4096" > e.its
 fails 1 "key size" "key 'dev' has 2048 bits but algo 'sha256,rsa4096' needs 4096" \
 	"$VFIT" mkimage -f e.its -k keys x.fit

@@ -5,7 +5,8 @@
 # The key on the token is imported from a key file, so signing through the
 # engine must give the same FIT and -K DTB as signing with the file
 # (RSASSA-PKCS1-v1_5 is deterministic).  Key id forms, PIN and error
-# handling, and (interop) Debian's mkimage -N pkcs11 on the same token.
+# handling, an ECDSA P-256 key on the token, and (interop) Debian's
+# mkimage -N pkcs11 on the same token.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
@@ -156,6 +157,37 @@ contains "missing engine name: message" "$T/.out" "option requires an argument -
 ok "token has exactly the one key pair" test \
 	"$(pkcs11-tool --module "$MODULE" --token-label vfit --login --pin 1234 -O 2>/dev/null |
 	   grep -c 'Key Object')" = 2
+
+# --- ECDSA P-256 on the token: the signature is randomized, so the FIT is
+# compared as a tree (values left out) and checked by vfit; the -K DTB,
+# whose point comes from the token's public key object, byte for byte.
+ok "keygen ecdsa256" "$VFIT" keygen -a ecdsa256 -k keys -n ec
+ok "ec pkcs8" openssl pkcs8 -topk8 -nocrypt -in keys/ec.pem -out ec.p8
+ok "import ec key" softhsm2-util --import ec.p8 --token vfit --label ec --id 02 --pin 1234
+sed 's/sha256,rsa2048"; key-name-hint = "dev"/sha256,ecdsa256"; key-name-hint = "ec"/' x.its > ec.its
+sed 's/sha256,rsa2048"; key-name-hint = "dev"/sha384,ecdsa256"; key-name-hint = "ec"/' x.its > ec384.its
+notvalue() { dtc -I dtb -O dts "$1" 2>/dev/null | grep -v 'value = '; }
+for src in ec.its ec384.its; do
+	cp control0.dtb "$src.ref.dtb"
+	ok "$src: sign with keydir" "$VFIT" mkimage -q -k keys -K "$src.ref.dtb" -r -f "$src" \
+		"$src.ref.fit"
+	cp control0.dtb "$src.dtb"
+	MKIMAGE_SIGN_PIN=1234 "$VFIT" mkimage -q -N pkcs11 -k 'pkcs11:token=vfit' -K "$src.dtb" -r \
+		-f "$src" "$src.fit" > "$src.txt" 2>&1
+	status 0 "$src: sign through the engine" test $? = 0
+	ok "$src: -K DTB identical to keydir/ec.pem's" cmp "$src.dtb" "$src.ref.dtb"
+	ok "$src: verify" "$VFIT" verify -f "$src.fit" -k "$src.dtb"
+	contains "$src: image signature checked" "$T/.out" "ecdsa256:ec\+ sha256\+ OK"
+done
+notvalue ec.its.fit > e.dts
+notvalue ec.its.ref.fit > r.dts
+ok "ec: same tree as keydir signing but the values" cmp e.dts r.dts
+MKIMAGE_SIGN_PIN=1234 "$VFIT" mkimage -q -N pkcs11 -k 'pkcs11:token=vfit;object=dev' \
+	-f ec.its wrong.fit > err.txt 2>&1
+status 0 "RSA object for an ECDSA algo: exit 1" test $? = 1
+contains "RSA object for an ECDSA algo: message" err.txt \
+	"^vfit: -N pkcs11: 'pkcs11:token=vfit;object=dev;type=private' is not an ECDSA key$"
+status 1 "RSA object for an ECDSA algo: no FIT" test -e wrong.fit
 
 # --- interop: Debian's mkimage (2023.01) -N pkcs11 on the same token.  It
 # always prepends "pkcs11:" to -k, so it is given the bare form.

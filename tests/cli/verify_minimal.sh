@@ -9,7 +9,8 @@
 cd "$T" || exit 2
 
 MINIMAL="-DVFIT_HAVE_CRC32=0 -DVFIT_HAVE_CRC16=0 -DVFIT_HAVE_MD5=0 -DVFIT_HAVE_SHA1=0 -DVFIT_HAVE_SHA224=0
- -DVFIT_HAVE_SHA384=0 -DVFIT_HAVE_SHA512=0 -DVFIT_HAVE_RSA_PSS=0 -DVFIT_RSA_MAX_BITS=2048"
+ -DVFIT_HAVE_SHA384=0 -DVFIT_HAVE_SHA512=0 -DVFIT_HAVE_RSA_PSS=0 -DVFIT_RSA_MAX_BITS=2048
+ -DVFIT_HAVE_ECDSA_P256=0 -DVFIT_HAVE_ECDSA_P384=0"
 cat > drv.c <<'C'
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,11 +90,17 @@ fit crc16 crc16-ccitt sha256,rsa2048 "" .
 is "crc16-ccitt hash compiled out" 1 "$(./drv crc16.fit crc16.dtb)"
 fit big sha256 sha256,rsa3072 "" k3
 is "rsa3072 above VFIT_RSA_MAX_BITS" 1 "$(./drv big.fit big.dtb)"
+mkdir kec && "$VFIT" keygen -a ecdsa256 -k kec -n dev > /dev/null
+sed 's/sha256,rsa2048/sha256,ecdsa256/' good.its > ec.its
+dtc -I dts -O dtb -o ec.dtb ctl.dts
+ok "ecdsa256 FIT" "$VFIT" mkimage -q -f ec.its -k kec -K ec.dtb -r ec.fit
+is "ecdsa256: the full build verifies it" OK "$(code ec.fit ec.dtb)"
+is "ecdsa256 compiled out" 1 "$(./drv ec.fit ec.dtb)"
 # Without reporting (VFIT_REPORT=0) every check still runs: same verdicts.
 # shellcheck disable=SC2086
 ok "minimal build without reporting" cc -std=c11 -O2 $MINIMAL -DVFIT_REPORT=0 -I"$ROOT/include" \
 	-o drvq drv.c "$ROOT"/lib/*.c "$ROOT"/lib/hash/*.c "$ROOT"/lib/rsa/*.c "$ROOT"/lib/fit/*.c -lfdt
-for n in good pss sha1 sha512 crc crc16 big; do
+for n in good pss sha1 sha512 crc crc16 big ec; do
 	is "no reporting: $n as with reporting" "$(./drv $n.fit $n.dtb)" "$(./drvq $n.fit $n.dtb)"
 done
 cp good.fit bad.fit

@@ -2,7 +2,9 @@
 /*
  * libFuzzer target: control-DTB parsing.  The input is a control DTB; every
  * key node under /signature is classified and loaded for each algorithm
- * name, and a loaded key runs its algorithm's checks of a fixed value.
+ * name (RSA and ECDSA rows, matching and other hashes), and a loaded key
+ * runs its algorithm's checks of a fixed value.  The seeds include ECDSA
+ * key nodes in mkimage 2023.01's form (no algo) and in U-Boot HEAD's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const algos[] = {
 		"sha256,rsa2048", "sha1,rsa2048", "sha384,rsa3072", "sha512,rsa4096",
+		"sha256,ecdsa256", "sha512,ecdsa256", "sha384,ecdsa384", "sha1,ecdsa384",
 	};
 	static uint8_t sig[VFIT_RSA_MAX_BITS / 8], digest[VFIT_HASH_MAX_SIZE];
 	struct vfit_pubkey key;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libFuzzer target: the verifier entry point.  Input = one selector byte
- * (which control DTB of fuzz_ctl.h, and the allow-unenforced flag) followed
- * by the FIT.  The seeds are valid FITs signed with the keys of those DTBs,
+ * (low nibble: which control DTB of fuzz_ctl.h, modulo their number; 0x10:
+ * configuration conf-2; 0x20: the allow-unenforced flag) followed by the FIT.  The seeds are valid FITs signed with the keys of those DTBs,
  * so mutations reach the image checks behind a verified configuration.
  */
 #include <stdlib.h>
@@ -29,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fit)
 		return 0;
 	memcpy(fit, data + 1, size - 1);
-	vfit_verify(fit, size - 1, fuzz_ctl[sel % 4].p, fuzz_ctl[sel % 4].len,
+	vfit_verify(fit, size - 1, fuzz_ctl[(sel & 15) % FUZZ_NCTL].p,
+		    fuzz_ctl[(sel & 15) % FUZZ_NCTL].len,
 		    (sel & 0x10) ? "conf-2" : NULL,
 		    (sel & 0x20) ? VFIT_VERIFY_ALLOW_UNENFORCED : 0, &res);
 	/* Nothing may be handed out from a rejected FIT. */

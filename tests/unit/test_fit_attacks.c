@@ -936,9 +936,13 @@ static void test_keys(EVP_PKEY *dev, EVP_PKEY *prod)
 	FDT(fdt_delprop(ctl, k, "algo"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
 	FDT(fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048"));
-	/* Unknown algorithms: ECDSA is not supported, nor unknown names. */
+	/* An ECDSA signature against the RSA key; P-521 and unknown names are unsupported. */
 	edit(&f);
 	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha256,ecdsa256"));
+	done(&f);
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, sig, "value");
+	edit(&f);
+	FDT(fdt_setprop_string(f.b, node(f.b, sig), "algo", "sha512,secp521r1"));
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED, sig, "algo");
 	edit(&f);

@@ -371,11 +371,13 @@ static void test_algo_names(void)
 		{ "sha256,rsa3072", VFIT_HASH_SHA256, 3072 },
 		{ "sha384,rsa3072", VFIT_HASH_SHA384, 3072 },
 		{ "sha512,rsa4096", VFIT_HASH_SHA512, 4096 },
+		{ "sha256,ecdsa256", VFIT_HASH_SHA256, 256 },
+		{ "sha1,ecdsa384", VFIT_HASH_SHA1, 384 },
 	};
 	static const char *const bad[] = {
 		"sha256", ",rsa2048", "sha256,", "sha256,rsa1024", "sha256,rsa2048x",
 		"SHA256,rsa2048", "md5,rsa2048", "crc32,rsa2048", "sha224,rsa2048",
-		"sha256,ecdsa256", "sha256,rsa2048,sha1", "sha256 ,rsa2048",
+		"sha512,secp521r1", "sha256,ecdsa521", "sha256,rsa2048,sha1", "sha256 ,rsa2048",
 	};
 	struct vfit_algo a;
 	unsigned int i;

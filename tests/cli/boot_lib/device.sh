@@ -6,9 +6,10 @@
 #       INDEX=n (rollback-index), RCTR=name (rollback-counter), COMP=none|gzip|lz4, KLOAD=,
 #       KENTRY= (default KLOAD), FDTLOAD=, RDLOAD=, KSIZE=bytes, KFILL=zero (payload of zeros),
 #       DESC=description, REQ=-r (empty: key not required), NOSIG=1 (no signature node),
-#       IMGSIG=1 (every image signed instead of the configuration)
+#       IMGSIG=1 (every image signed instead of the configuration),
+#       ALGO=sha256,rsa2048 (the signature algo: KEY's kind, e.g. sha256,ecdsa256)
 #   bl_fit OUT KEY ROMDTB BLDTB [VAR=VALUE...]   bootloader FIT: firmware + BLDTB as its fdt
-#       INDEX=n, RCTR=name, FWLOAD=addr, FWENTRY=addr, IMGSIG=1 (as above)
+#       INDEX=n, RCTR=name, FWLOAD=addr, FWENTRY=addr, IMGSIG=1, ALGO= (as above)
 #   recovery_fit OUT ROMDTB        recovery FIT signed with key-recovery (not required)
 #   std_device DIR                 rom.dtb, bl.dtb, both slots [bl.fit kernel.fit], recovery
 MKIMAGE="$VFIT mkimage"
@@ -30,7 +31,7 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 	out=$1 key=$2 dtb=$3
 	shift 3
 	INDEX= RCTR= COMP=none KLOAD=0x80080000 KENTRY= FDTLOAD=0x83000000 RDLOAD=0x84000000
-	KSIZE=20000 KFILL= DESC=kernel REQ=-r NOSIG= IMGSIG=
+	KSIZE=20000 KFILL= DESC=kernel REQ=-r NOSIG= IMGSIG= ALGO=sha256,rsa2048
 	for a in "$@"; do eval "$a"; done
 	d=$W/k.$(basename "$out")
 	mkdir -p "$d"
@@ -49,10 +50,10 @@ kernel_fit() { # OUT KEY DTB [VAR=VALUE...]
 		dtc -I dts -O dtb -o "$d/board.dtb" - 2>/dev/null
 	random "$d/ramdisk.bin" 3000
 	idx=$(rollback)
-	sig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\";
+	sig="signature-1 { algo = \"$ALGO\"; key-name-hint = \"$key\";
 				sign-images = \"kernel\", \"fdt\", \"ramdisk\"; };"
 	isig=
-	[ -n "$IMGSIG" ] && isig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\"; };" &&
+	[ -n "$IMGSIG" ] && isig="signature-1 { algo = \"$ALGO\"; key-name-hint = \"$key\"; };" &&
 		sig=
 	[ -n "$NOSIG" ] && sig=
 	cat >"$d/k.its" <<ITS
@@ -114,7 +115,7 @@ ITS
 bl_fit() { # OUT KEY ROMDTB BLDTB [VAR=VALUE...]
 	out=$1 key=$2 rom=$3 bldtb=$4
 	shift 4
-	INDEX= RCTR= FWLOAD=0x87000000 FWENTRY= IMGSIG=
+	INDEX= RCTR= FWLOAD=0x87000000 FWENTRY= IMGSIG= ALGO=sha256,rsa2048
 	for a in "$@"; do eval "$a"; done
 	d=$W/b.$(basename "$out")
 	mkdir -p "$d"
@@ -123,9 +124,9 @@ bl_fit() { # OUT KEY ROMDTB BLDTB [VAR=VALUE...]
 	idx=$(rollback)
 	entry=
 	[ -n "$FWENTRY" ] && entry="entry = <$FWENTRY>;"
-	isig= sig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\";
+	isig= sig="signature-1 { algo = \"$ALGO\"; key-name-hint = \"$key\";
 				sign-images = \"firmware\", \"fdt\"; };"
-	[ -n "$IMGSIG" ] && isig="signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"$key\"; };" &&
+	[ -n "$IMGSIG" ] && isig="signature-1 { algo = \"$ALGO\"; key-name-hint = \"$key\"; };" &&
 		sig=
 	cat >"$d/b.its" <<ITS
 /dts-v1/;
