@@ -7,51 +7,20 @@
 # checked against OpenSSL in tests/unit/test_fit_ecdsa.c and against
 # Debian's and U-Boot HEAD's tools in tests/interop/mkimage_ecdsa.sh.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 
 # its ALGO KEY [IMAGE-ALGO] [CONF-EXTRA] -> stdout: kernel (image signature) + fdt,
 # conf-1 signed with ALGO by KEY; IMAGE-ALGO "-" leaves the kernel unsigned
 its() {
-	ia=${3:-$1}
-	isig="signature-1 { algo = \"$ia\"; key-name-hint = \"$2\"; };"
-	[ "$ia" = - ] && isig=
-	cat <<EOT
-/dts-v1/;
-/ {
-	description = "ecdsa";
-	#address-cells = <1>;
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "sha256"; };
-			$isig
-		};
-		fdt-1 {
-			data = /incbin/("board.dtb");
-			type = "flat_dt"; arch = "arm64"; compression = "none";
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel"; fdt = "fdt-1";
-			signature-1 { algo = "$1"; key-name-hint = "$2"; sign-images = "fdt", "kernel";
-				      ${4:-} };
-		};
-	};
-};
-EOT
+	ia=${3:-$1}:$2
+	[ "${3:-}" = - ] && ia=
+	fit_its -d ecdsa -c "$1:$2" ${ia:+-i "$ia"} -x "${4:-}"
 }
 props() { fdtget -p "$1" "$2" | tr '\n' ' '; }
 
-head -c 3000 /dev/urandom > kernel.bin
-printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
-printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o nosig.dtb
-printf '/dts-v1/; / { model = "control"; signature { }; };' | dtc -I dts -O dtb -o empty.dtb
+fit_inputs 3000
 mkdir keys
 ok "keygen ecdsa256" "$VFIT" keygen -a ecdsa256 -k keys -n dev
 ok "keygen ecdsa384" "$VFIT" keygen -a ecdsa384 -k keys -n big
@@ -230,29 +199,7 @@ contains "ECDSA configuration signature" v.txt "sha256,ecdsa256:dev\+ OK$"
 contains "RSA image signature" v.txt "sha256,rsa2048:dev\+ sha256\+ OK$"
 
 # --- required-mode across RSA and ECDSA: two configuration signatures
-cat > two.its <<EOT
-/dts-v1/;
-/ {
-	description = "two";
-	#address-cells = <1>;
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel";
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "rsa"; sign-images = "kernel"; };
-			signature-2 { algo = "sha384,ecdsa384"; key-name-hint = "big"; sign-images = "kernel"; };
-		};
-	};
-};
-EOT
+fit_its -d two -f "" -c sha256,rsa2048:rsa -c sha384,ecdsa384:big > two.its
 cp nosig.dtb two.dtb
 ok "RSA + ECDSA signatures" "$VFIT" mkimage -q -f two.its -k keys -K two.dtb -r two.fit
 is "all (default)" OK "$(code two.fit two.dtb)"

@@ -3,46 +3,18 @@
 # vfit mkimage -E / -B / -p (fit-format.md §2.6, mkimage 2023.01 layout) and -F on
 # an external FIT (data imported first), checked with fdtget and verify.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 
-random kernel.bin 500
-printf '/dts-v1/; / { model = "board"; };' | dtc -I dts -O dtb -o board.dtb
-printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control0.dtb
-mkdir keys
-"$VFIT" keygen -a rsa2048 -k keys -n dev || exit 2
-cat > ext.its <<'EOT'
-/dts-v1/;
-/ {
-	description = "external";
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0>; entry = <0>;
-			hash-1 { algo = "sha256"; };
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };
-		};
-		fdt-1 {
-			data = /incbin/("board.dtb");
-			type = "flat_dt"; arch = "arm64"; compression = "none";
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel"; fdt = "fdt-1";
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; };
-		};
-	};
-};
-EOT
+fit_inputs 500
+fit_keys rsa2048:dev
+fit_its -d external -n -L 0 -i sha256,rsa2048:dev -c sha256,rsa2048:dev -s "" > ext.its
 dsize=$(wc -c < board.dtb)
 hexv() { printf '%x' "$1"; }
 total() { fdtdump "$1" 2>/dev/null | sed -n 's/^\/\/ totalsize:.*(\([0-9]*\))/\1/p'; }
 
-cp control0.dtb control.dtb
+cp nosig.dtb control.dtb
 ok "sign embedded" "$VFIT" mkimage -q -f ext.its -k keys -K control.dtb -r emb.fit
 ok "-E" "$VFIT" mkimage -q -E -f ext.its -k keys e.fit
 status 0 "kernel data-offset 0" test "$(fdtget -t x e.fit /images/kernel data-offset)" = 0

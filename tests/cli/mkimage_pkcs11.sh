@@ -8,6 +8,7 @@
 # handling, an ECDSA P-256 key on the token, and (interop) Debian's
 # mkimage -N pkcs11 on the same token.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 
@@ -28,43 +29,10 @@ printf 'directories.tokendir = %s/tokens\nobjectstore.backend = file\nlog.level 
 export SOFTHSM2_CONF=$T/softhsm2.conf PKCS11_MODULE_PATH=$MODULE
 unset MKIMAGE_SIGN_PIN
 
-random kernel.bin 3000
-printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
-printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control0.dtb
+fit_inputs 3000
 
 # its PADDING -> stdout: kernel (image signature) + fdt, configuration signature
-its() {
-	pad=${1:+padding = \"$1\";}
-	cat <<EOT
-/dts-v1/;
-/ {
-	description = "pkcs11";
-	#address-cells = <1>;
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "sha256"; };
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; $pad };
-		};
-		fdt-1 {
-			data = /incbin/("board.dtb");
-			type = "flat_dt"; arch = "arm64"; compression = "none";
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel"; fdt = "fdt-1";
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev";
-				      sign-images = "fdt", "kernel"; $pad };
-		};
-	};
-};
-EOT
-}
+its() { fit_its -d pkcs11 -i sha256,rsa2048:dev -c sha256,rsa2048:dev -p "${1:-}"; }
 its > x.its
 its pss > pss.its
 
@@ -76,14 +44,14 @@ ok "init token" softhsm2-util --init-token --free --label vfit --pin 1234 --so-p
 ok "import key" softhsm2-util --import dev.p8 --token vfit --label dev --id 01 --pin 1234
 
 # --- reference: the same key from the key directory
-cp control0.dtb ref.dtb
+cp nosig.dtb ref.dtb
 ok "sign with keydir" "$VFIT" mkimage -q -k keys -K ref.dtb -r -f x.its ref.fit
 
 # vsign NAME OUT ARGS...: sign into OUT with -K OUT.dtb -r, PIN 1234; compare with ref.fit
 vsign() {
 	name=$1 out=$2; shift 2
 	REF=${REF:-ref.fit}
-	cp control0.dtb "$out.dtb"
+	cp nosig.dtb "$out.dtb"
 	MKIMAGE_SIGN_PIN=1234 "$VFIT" mkimage -K "$out.dtb" -r "$@" "$out" > "$out.txt" 2>&1
 	status 0 "$name: exit" test $? = 0
 	ok "$name: FIT identical to keydir signing" cmp "$out" "$REF"
@@ -114,12 +82,12 @@ contains "-q: the signature line" e6.fit.txt "^Signature written to 'e6.fit', no
 # -F: re-sign an unsigned FIT in place, through the engine and with the key files
 "$VFIT" mkimage -q -f x.its e7.fit >/dev/null 2>&1
 cp e7.fit ref7.fit
-cp control0.dtb ref7.dtb
+cp nosig.dtb ref7.dtb
 ok "-F with keydir" "$VFIT" mkimage -q -k keys -K ref7.dtb -r -F ref7.fit
 REF=ref7.fit vsign "-F re-sign" e7.fit -q -N pkcs11 -k 'pkcs11:token=vfit' -F
 
 # PSS is randomised: check it verifies, and its key node equals the keydir one
-cp control0.dtb pss.dtb
+cp nosig.dtb pss.dtb
 MKIMAGE_SIGN_PIN=1234 "$VFIT" mkimage -q -N pkcs11 -k 'pkcs11:token=vfit' -K pss.dtb -r \
 	-f pss.its pss.fit > /dev/null 2>&1
 status 0 "pss: exit" test $? = 0
@@ -128,7 +96,7 @@ ok "pss: -K DTB identical" cmp pss.dtb ref.dtb
 
 # --- failures: exit 2, one line naming the problem, no file changed
 cp ref.fit keep.fit
-cp control0.dtb keep.dtb
+cp nosig.dtb keep.dtb
 # fails NAME REGEX ARGS...: mkimage -K keep.dtb ... keep.fit must fail with status 2
 fails() {
 	name=$1 re=$2; shift 2
@@ -136,7 +104,7 @@ fails() {
 	ok "$name: exit 2" test $? = 2
 	contains "$name: message" err.txt "$re"
 	ok "$name: FIT unchanged" cmp keep.fit ref.fit
-	ok "$name: DTB unchanged" cmp keep.dtb control0.dtb
+	ok "$name: DTB unchanged" cmp keep.dtb nosig.dtb
 	ok "$name: no temporary files" test "$(ls -a | grep -c '^\.keep\.')" = 0
 }
 MKIMAGE_SIGN_PIN=4321 fails "wrong PIN" \
@@ -168,10 +136,10 @@ sed 's/sha256,rsa2048"; key-name-hint = "dev"/sha256,ecdsa256"; key-name-hint = 
 sed 's/sha256,rsa2048"; key-name-hint = "dev"/sha384,ecdsa256"; key-name-hint = "ec"/' x.its > ec384.its
 notvalue() { dtc -I dtb -O dts "$1" 2>/dev/null | grep -v 'value = '; }
 for src in ec.its ec384.its; do
-	cp control0.dtb "$src.ref.dtb"
+	cp nosig.dtb "$src.ref.dtb"
 	ok "$src: sign with keydir" "$VFIT" mkimage -q -k keys -K "$src.ref.dtb" -r -f "$src" \
 		"$src.ref.fit"
-	cp control0.dtb "$src.dtb"
+	cp nosig.dtb "$src.dtb"
 	MKIMAGE_SIGN_PIN=1234 "$VFIT" mkimage -q -N pkcs11 -k 'pkcs11:token=vfit' -K "$src.dtb" -r \
 		-f "$src" "$src.fit" > "$src.txt" 2>&1
 	status 0 "$src: sign through the engine" test $? = 0
@@ -192,7 +160,7 @@ status 1 "RSA object for an ECDSA algo: no FIT" test -e wrong.fit
 # --- interop: Debian's mkimage (2023.01) -N pkcs11 on the same token.  It
 # always prepends "pkcs11:" to -k, so it is given the bare form.
 if command -v mkimage >/dev/null && mkimage -h 2>&1 | grep -q -- '-N => openssl engine'; then
-	cp control0.dtb m.dtb
+	cp nosig.dtb m.dtb
 	MKIMAGE_SIGN_PIN=1234 ok "mkimage -N pkcs11: exit" mkimage -N pkcs11 -k 'token=vfit' \
 		-K m.dtb -r -f x.its m.fit
 	to_dts "mkimage -N pkcs11" m.fit m.dts && grep -v 'signer-name\|signer-version' m.dts >m.tree

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Shared inputs for tests/*/*.sh and bench/*.sh, sourced after tests/lib.sh
+# (a bench script sets ROOT and VFIT itself).  Nothing here checks anything:
+# what a test asserts stays in the test.
+#   fit_its [OPTION]...     the usual signed FIT source on stdout (below)
+#   fit_inputs BYTES        kernel.bin (BYTES: lib.sh's `random` where it is
+#                           loaded, else /dev/urandom), board.dtb, and two
+#                           control DTBs: nosig.dtb (no /signature) and
+#                           empty.dtb (an empty /signature)
+#   fit_keys ALGO:NAME...   `vfit keygen -a ALGO -n NAME` into keys/; exits 2
+#                           when one fails (a test's input, not its subject)
+#
+# fit_its writes a kernel (hash-1, load and entry), an fdt-1 and
+# configuration conf-1 = { kernel, fdt-1 } with signature nodes, in the
+# layout mkimage's documentation uses.  Options:
+#   -d DESC        description ("fit")
+#   -n             no `#address-cells = <1>` in the root
+#   -H ALGO        every image's hash-1 algo (sha256)
+#   -k FILE        the kernel's data (kernel.bin)
+#   -L ADDR        the kernel's load and entry address (0x80000)
+#   -f FILE        fdt-1's data (board.dtb); -f "" leaves fdt-1 out
+#   -r FILE        a ramdisk-1 with this data, in conf-1 too
+#   -i ALGO:KEY    an image signature in the kernel
+#   -I ALGO:KEY    an image signature in every image
+#   -c ALGO:KEY    a configuration signature; repeated: signature-2, ...
+#   -s LIST        sign-images of the configuration signatures, as dts
+#                  ('"fdt", "kernel"'; '"kernel"' without fdt-1; "": none)
+#   -p PADDING     padding = "PADDING" in every signature
+#   -x PROPS       more properties (dts text) in every configuration signature
+fit_its() {
+	_d=fit _ac='#address-cells = <1>;' _h=sha256 _k=kernel.bin _l=0x80000 _f=board.dtb
+	_r= _i= _ii= _c= _s=- _p= _x=
+	OPTIND=1
+	while getopts d:nH:k:L:f:r:i:I:c:s:p:x: _o; do
+		case $_o in
+		d) _d=$OPTARG ;;
+		n) _ac= ;;
+		H) _h=$OPTARG ;;
+		k) _k=$OPTARG ;;
+		L) _l=$OPTARG ;;
+		f) _f=$OPTARG ;;
+		r) _r=$OPTARG ;;
+		i) _i=$OPTARG ;;
+		I) _ii=$OPTARG ;;
+		c) _c="$_c $OPTARG" ;;
+		s) _s=$OPTARG ;;
+		p) _p=$OPTARG ;;
+		x) _x=$OPTARG ;;
+		*) echo "fit_its: bad option" >&2; return 2 ;;
+		esac
+	done
+	if [ "$_s" = - ]; then
+		_s='"kernel"'
+		[ -n "$_f" ] && _s='"fdt", "kernel"'
+	fi
+	_pp=${_p:+"padding = \"$_p\"; "}
+	_isig=${_ii:-$_i}
+	[ -n "$_isig" ] && _isig=$(_fit_sig signature-1 "$_isig" "$_pp")
+	_esig=
+	[ -n "$_ii" ] && _esig=$_isig
+	printf '/dts-v1/;\n/ {\n\tdescription = "%s";\n' "$_d"
+	[ -n "$_ac" ] && printf '\t%s\n' "$_ac"
+	printf '\timages {\n'
+	_fit_image kernel "$_k" '"kernel"; arch = "arm64"; os = "linux"' "load = <$_l>; entry = <$_l>;" "$_isig"
+	[ -n "$_f" ] && _fit_image fdt-1 "$_f" '"flat_dt"; arch = "arm64"' "" "$_esig"
+	[ -n "$_r" ] && _fit_image ramdisk-1 "$_r" '"ramdisk"; arch = "arm64"; os = "linux"' "" "$_esig"
+	printf '\t};\n\tconfigurations {\n\t\tdefault = "conf-1";\n\t\tconf-1 {\n'
+	printf '\t\t\tkernel = "kernel";%s%s\n' "${_f:+ fdt = \"fdt-1\";}" "${_r:+ ramdisk = \"ramdisk-1\";}"
+	_n=0
+	for _sig in $_c; do
+		_n=$((_n + 1))
+		printf '\t\t\t%s\n' "$(_fit_sig "signature-$_n" "$_sig" "${_s:+"sign-images = $_s; "}$_pp${_x:+"$_x "}")"
+	done
+	printf '\t\t};\n\t};\n};\n'
+}
+
+# _fit_sig NAME ALGO:KEY PROPS: one signature node on one line (tests edit
+# them with sed by line)
+_fit_sig() {
+	printf '%s { algo = "%s"; key-name-hint = "%s"; %s};' "$1" "${2%%:*}" "${2#*:}" "$3"
+}
+
+# _fit_image NAME FILE TYPE-OS LOAD SIGNATURE
+_fit_image() {
+	printf '\t\t%s {\n\t\t\tdata = /incbin/("%s");\n' "$1" "$2"
+	printf '\t\t\ttype = %s; compression = "none";\n' "$3"
+	[ -n "$4" ] && printf '\t\t\t%s\n' "$4"
+	printf '\t\t\thash-1 { algo = "%s"; };\n' "$_h"
+	[ -n "$5" ] && printf '\t\t\t%s\n' "$5"
+	printf '\t\t};\n'
+}
+
+fit_inputs() {
+	if command -v random >/dev/null 2>&1 && [ -n "${T:-}" ]; then
+		random kernel.bin "$1"
+	else
+		head -c "$1" /dev/urandom > kernel.bin
+	fi
+	printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
+	printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o nosig.dtb
+	printf '/dts-v1/; / { model = "control"; signature { }; };' | dtc -I dts -O dtb -o empty.dtb
+}
+
+fit_keys() {
+	mkdir -p keys
+	for _kk in "$@"; do
+		"$VFIT" keygen -a "${_kk%%:*}" -k keys -n "${_kk#*:}" > /dev/null || exit 2
+	done
+}
