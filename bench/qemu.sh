@@ -10,7 +10,7 @@
 # initramfs, sha256,rsa2048): reading the FIT from the virtio disk,
 # verifying, loading (arm64 also with gzip and LZ4 Images, and a chain of
 # two stages), and reset to kernel entry.  Where the U-Boot HEAD
-# anchor binaries are (VFIT_ANCHORS, default ../shared/anchors), U-Boot's
+# anchor binaries are (tests/fixtures.sh's `anchors`), U-Boot's
 # `time bootm start` of the same FIT runs next to it, as the anchors'
 # README measured it; without them that column says "-".
 set -u
@@ -19,7 +19,8 @@ cd "$ROOT" || exit 2
 BUILD=${BUILD:-build}
 Q=$BUILD/qemu
 VFIT=$BUILD/vfit
-ANCHORS=${VFIT_ANCHORS:-$ROOT/../shared/anchors}
+. "$ROOT/tests/fixtures.sh"
+anchors
 MARKER="VFIT-QEMU-MARKER: userspace reached on"
 T=$(mktemp -d "${TMPDIR:-/tmp}/vfit-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT

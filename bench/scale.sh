@@ -5,7 +5,7 @@
 # { kernel, fdt-K } with a sha256,rsa2048 signature each, hash-1 sha256 in
 # every image), the same .its and key for every tool:
 #  - create + sign (-k keys -K ctl.dtb -r): vfit mkimage, U-Boot HEAD's
-#    mkimage (VFIT_ANCHORS, default ../shared/anchors), Debian's mkimage
+#    mkimage (tests/fixtures.sh's `anchors`), Debian's mkimage
 #    (capped at BENCH_SCALE_CAP s, run up to N = 500 only: it fails
 #    with FDT_ERR_NOSPACE from about N = 150 on);
 #  - the reference of the goal: vfit mkimage of the same .its without
@@ -28,9 +28,9 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 VFIT=$BUILD/vfit
 SIGNS=$BUILD/bench/rsa_signs
 MKIMAGE=${MKIMAGE:-/usr/bin/mkimage}
-ANCHORS=${VFIT_ANCHORS:-$ROOT/../shared/anchors}
-HEAD_MK=$ANCHORS/u-boot-head-mkimage
-HEAD_CHECK=$ANCHORS/u-boot-head-fit_check_sign
+. "$ROOT/tests/fixtures.sh"
+anchors
+HEAD_MK=$HEAD_MKIMAGE
 NS=${BENCH_SCALE_N:-50 150 500 1000 1500 3000}
 CAP=${BENCH_SCALE_CAP:-120}
 DEBIAN_MAX=500
@@ -45,8 +45,6 @@ W=$(mktemp -d "$base/vfit-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
-[ -x "$HEAD_MK" ] || HEAD_MK=
-[ -x "$HEAD_CHECK" ] || HEAD_CHECK=
 [ -x "$MKIMAGE" ] || MKIMAGE=
 
 mkdir keys

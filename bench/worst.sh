@@ -11,7 +11,7 @@
 # time of `vfit verify` (whole command, default configuration) next to
 # `openssl dgst -sha256` of the same file, and U-Boot HEAD's
 # fit_check_sign for scale (one run, capped at BENCH_WORST_CAP s; where
-# VFIT_ANCHORS has it).  "long-name" is also built at half the size: its
+# tests/fixtures.sh's `anchors` finds it).  "long-name" is also built at half the size: its
 # time should double, not quadruple.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,7 +19,8 @@ BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 VFIT=$BUILD/vfit
 GEN=$BUILD/bench/fit_worst
-HEAD_CHECK=${VFIT_ANCHORS:-$ROOT/../shared/anchors}/u-boot-head-fit_check_sign
+. "$ROOT/tests/fixtures.sh"
+anchors
 BYTES=${BENCH_WORST_BYTES:-4194304}
 CAP=${BENCH_WORST_CAP:-20}
 if [ ! -x "$GEN" ]; then
@@ -31,7 +32,6 @@ base=/dev/shm
 W=$(mktemp -d "$base/vfit-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 2
-[ -x "$HEAD_CHECK" ] || HEAD_CHECK=
 
 now() { date +%s%N; }
 

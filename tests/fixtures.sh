@@ -9,6 +9,14 @@
 #                           empty.dtb (an empty /signature)
 #   fit_keys ALGO:NAME...   `vfit keygen -a ALGO -n NAME` into keys/; exits 2
 #                           when one fails (a test's input, not its subject)
+#   anchors                 U-Boot HEAD's tools (not Debian packages):
+#                           HEAD_MKIMAGE and HEAD_CHECK (fit_check_sign), each
+#                           an executable or empty; $MKIMAGE_HEAD and
+#                           $FIT_CHECK_SIGN_HEAD first, then the directories
+#                           $VFIT_ANCHORS, ../shared/anchors and
+#                           ../../shared/anchors beside the repository (a git
+#                           worktree one level down); ANCHORS is the first of
+#                           those that exists (other anchor files)
 #
 # fit_its writes a kernel (hash-1, load and entry), an fdt-1 and
 # configuration conf-1 = { kernel, fdt-1 } with signature nodes, in the
@@ -106,4 +114,17 @@ fit_keys() {
 	for _kk in "$@"; do
 		"$VFIT" keygen -a "${_kk%%:*}" -k keys -n "${_kk#*:}" > /dev/null || exit 2
 	done
+}
+
+anchors() {
+	ANCHORS=
+	for _a in ${VFIT_ANCHORS:+"$VFIT_ANCHORS"} "$ROOT/../shared/anchors" "$ROOT/../../shared/anchors"; do
+		[ -d "$_a" ] && [ -z "$ANCHORS" ] && ANCHORS=$_a
+		[ -x "$_a/u-boot-head-mkimage" ] && : "${MKIMAGE_HEAD:=$_a/u-boot-head-mkimage}"
+		[ -x "$_a/u-boot-head-fit_check_sign" ] && : "${FIT_CHECK_SIGN_HEAD:=$_a/u-boot-head-fit_check_sign}"
+	done
+	HEAD_MKIMAGE= HEAD_CHECK=
+	[ -x "${MKIMAGE_HEAD:-}" ] && HEAD_MKIMAGE=$MKIMAGE_HEAD
+	[ -x "${FIT_CHECK_SIGN_HEAD:-}" ] && HEAD_CHECK=$FIT_CHECK_SIGN_HEAD
+	return 0
 }

@@ -9,13 +9,11 @@
 # The operation counts that prove the work linear are in
 # tests/unit/test_fit_scale.c; nothing here is timed.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 N=1500
-# U-Boot HEAD's fit_check_sign, found as tests/interop/mkimage_head.sh does.
-for d in "${VFIT_ANCHORS:-$ROOT/../shared/anchors}" "$ROOT/../../shared/anchors"; do
-	[ -x "$d/u-boot-head-fit_check_sign" ] && : "${FIT_CHECK_SIGN_HEAD:=$d/u-boot-head-fit_check_sign}"
-done
-HEAD_CHECK=${FIT_CHECK_SIGN_HEAD:-}
+# U-Boot HEAD's fit_check_sign (HEAD_CHECK), where it is.
+anchors
 
 mkdir keys
 "$VFIT" keygen -a rsa2048 -k keys -n dev > /dev/null || exit 2
@@ -86,6 +84,6 @@ if [ -x "$HEAD_CHECK" ]; then
 	ok "U-Boot HEAD's fit_check_sign accepts conf-750" "$HEAD_CHECK" -f dtbs.fit -k ctl.dtb \
 		-c conf-750
 else
-	skip anchor "U-Boot HEAD's fit_check_sign not at $HEAD_CHECK (set FIT_CHECK_SIGN_HEAD)"
+	skip anchor "U-Boot HEAD's fit_check_sign not found (set FIT_CHECK_SIGN_HEAD or VFIT_ANCHORS)"
 fi
 finish

@@ -6,21 +6,19 @@
 #   the signature values, which are randomized) and, where 2023.01 writes
 #   a key node, the same control DTB tree; where it does not (-r, no
 #   /signature) vfit writes U-Boot HEAD's node.
-#   U-Boot HEAD's mkimage and fit_check_sign (anchors looked for in
-#   $MKIMAGE_HEAD / $FIT_CHECK_SIGN_HEAD, then ../shared/anchors): HEAD
+#   U-Boot HEAD's mkimage and fit_check_sign (tests/fixtures.sh's
+#   `anchors`: $MKIMAGE_HEAD / $FIT_CHECK_SIGN_HEAD, then $VFIT_ANCHORS and
+#   ../shared/anchors): HEAD
 #   checks vfit's P-256 and P-384 FITs, vfit checks HEAD's, and their -K
 #   -r control DTBs are the same tree.
 # Each part without its tool reports itself skipped.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 MKIMAGE=${MKIMAGE:-/usr/bin/mkimage}
-for d in "$ROOT/../shared/anchors" "$ROOT/../../shared/anchors"; do
-	[ -x "$d/u-boot-head-mkimage" ] && : "${MKIMAGE_HEAD:=$d/u-boot-head-mkimage}"
-	[ -x "$d/u-boot-head-fit_check_sign" ] && : "${FIT_CHECK_SIGN_HEAD:=$d/u-boot-head-fit_check_sign}"
-done
-H=${MKIMAGE_HEAD:-}
-FCS=${FIT_CHECK_SIGN_HEAD:-}
+anchors
+H=$HEAD_MKIMAGE FCS=$HEAD_CHECK
 
 head -c 5000 /dev/urandom > kernel.bin
 printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb

@@ -4,19 +4,16 @@
 # only HEAD has: -f auto-conf (oe-core's uboot-sign.bbclass since 2025,
 # Phytec's meta-ampliphy), -y/-Y/-z/-Z, HEAD's long options, dm-verity
 # generation (doc/usage/fit/dm-verity.rst) and HEAD's listing of them.
-# The anchors are looked for in $MKIMAGE_HEAD / $FIT_CHECK_SIGN_HEAD, then
-# beside the repository (../shared/anchors); without them this test
-# reports itself skipped.
+# The anchors are found by tests/fixtures.sh's `anchors` ($MKIMAGE_HEAD /
+# $FIT_CHECK_SIGN_HEAD, then $VFIT_ANCHORS and ../shared/anchors beside the
+# repository); without them this test reports itself skipped.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 VMKIMAGE=$BUILD/mkimage
-for d in "$ROOT/../shared/anchors" "$ROOT/../../shared/anchors"; do
-	[ -x "$d/u-boot-head-mkimage" ] && : "${MKIMAGE_HEAD:=$d/u-boot-head-mkimage}"
-	[ -x "$d/u-boot-head-fit_check_sign" ] && : "${FIT_CHECK_SIGN_HEAD:=$d/u-boot-head-fit_check_sign}"
-done
-H=${MKIMAGE_HEAD:-}
-FCS=${FIT_CHECK_SIGN_HEAD:-}
+anchors
+H=$HEAD_MKIMAGE FCS=$HEAD_CHECK
 if [ -z "$H" ] || [ -z "$FCS" ] || [ ! -x "$H" ] || [ ! -x "$FCS" ]; then
 	skip anchor "U-Boot HEAD's mkimage and fit_check_sign not found (set MKIMAGE_HEAD, FIT_CHECK_SIGN_HEAD): nothing compared"
 	finish
