@@ -20,45 +20,11 @@ MKIMAGE=${MKIMAGE:-/usr/bin/mkimage}
 anchors
 H=$HEAD_MKIMAGE FCS=$HEAD_CHECK
 
-head -c 5000 /dev/urandom > kernel.bin
-printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
-printf '/dts-v1/; / { model = "control"; signature { }; };' | dtc -I dts -O dtb -o empty.dtb
-printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o nosig.dtb
-mkdir keys
-for k in dev img; do "$VFIT" keygen -a ecdsa256 -k keys -n $k > /dev/null || exit 2; done
-"$VFIT" keygen -a ecdsa384 -k keys -n big > /dev/null || exit 2
+fit_inputs 5000
+fit_keys ecdsa256:dev ecdsa256:img ecdsa384:big
 
 # its CONF-ALGO CONF-KEY IMAGE-ALGO IMAGE-KEY: kernel (image signature) + fdt, conf-1
-its() {
-	cat <<EOT
-/dts-v1/;
-/ {
-	description = "ecdsa interop";
-	#address-cells = <1>;
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "sha256"; };
-			signature-1 { algo = "$3"; key-name-hint = "$4"; };
-		};
-		fdt-1 {
-			data = /incbin/("board.dtb");
-			type = "flat_dt"; arch = "arm64"; compression = "none";
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel"; fdt = "fdt-1";
-			signature-1 { algo = "$1"; key-name-hint = "$2"; sign-images = "fdt", "kernel"; };
-		};
-	};
-};
-EOT
-}
+its() { fit_its -d "ecdsa interop" -c "$1:$2" -i "$3:$4"; }
 # The tree without what legitimately differs: signer strings and the randomized values.
 tree() { dtc -I dtb -O dts "$1" 2>/dev/null | grep -v 'signer-name\|signer-version\|value = '; }
 
