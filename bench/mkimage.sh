@@ -10,8 +10,10 @@
 # mkimage does not.
 set -u
 cd "$(dirname "$0")/.."
+ROOT=$PWD
 BUILD=${BUILD:-build}
 VFIT=$PWD/$BUILD/vfit
+. tests/fixtures.sh
 MKIMAGE=${MKIMAGE:-/usr/bin/mkimage}
 SIZE_MB=${BENCH_MKIMAGE_MB:-64}
 RUNS=3
@@ -26,46 +28,16 @@ trap 'rm -rf "$W"' EXIT
 cd "$W" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 
-head -c $((SIZE_MB * 1024 * 1024)) /dev/urandom > kernel.bin
-printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
-printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control.dtb
-mkdir keys
-"$VFIT" keygen -a rsa2048 -k keys -n dev || exit 2
-cat > fit.its <<'EOT'
-/dts-v1/;
-/ {
-	description = "bench";
-	#address-cells = <1>;
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "sha256"; };
-		};
-		fdt-1 {
-			data = /incbin/("board.dtb");
-			type = "flat_dt"; arch = "arm64"; compression = "none";
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel"; fdt = "fdt-1";
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev";
-				      sign-images = "fdt", "kernel"; };
-		};
-	};
-};
-EOT
+fit_inputs $((SIZE_MB * 1024 * 1024))
+fit_keys rsa2048:dev
+fit_its -d bench -c sha256,rsa2048:dev > fit.its
 
 # run TOOL... : best wall time, its CPU time, largest peak RSS over RUNS runs
 run() {
 	best= cpu= rss=0
 	i=0
 	while [ $i -lt $RUNS ]; do
-		cp control.dtb k.dtb
+		cp nosig.dtb k.dtb
 		/usr/bin/time -f '%e %U %S %M' -o t.txt "$@" -f fit.its -k keys -K k.dtb -r out.fit \
 			> /dev/null 2> err.txt || { cat err.txt; exit 1; }
 		read -r e u s m < t.txt

@@ -12,6 +12,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 VFIT=$BUILD/vfit
+. "$ROOT/tests/fixtures.sh"
 RUNS=${BENCH_RUNS:-5}
 T=$(mktemp -d "${TMPDIR:-/tmp}/vfit-bench.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -40,29 +41,7 @@ cp ctl.dtb small.dtb
 head -c 67108864 /dev/urandom > kernel.bin
 head -c 64 /dev/urandom > tiny.bin
 
-its() { # payload
-	cat <<ITS
-/dts-v1/;
-/ {
-	description = "bench";
-	images {
-		kernel {
-			data = /incbin/("$1");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel";
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; sign-images = "kernel"; };
-		};
-	};
-};
-ITS
-}
+its() { fit_its -d bench -n -k "$1" -f "" -c sha256,rsa2048:dev; }
 its kernel.bin > big.its
 its tiny.bin > small.its
 mkimage -f big.its -k . -K ctl.dtb -r -E big.fit >/dev/null
