@@ -7,6 +7,7 @@
 # A configuration referencing an image mkimage 2023.01 did not sign
 # (ramdisk outside sign-images) is rejected, as U-Boot HEAD does.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 
 # One key per size, generated once for the whole run.
@@ -23,53 +24,19 @@ cp base.dtb fdt.dtb
 
 # its HASH ALGO PADDING MODE [SIGN-IMAGES]: MODE conf or image.
 its() {
-	sig="algo = \"$2\"; key-name-hint = \"dev\"; $3"
-	isig= csig=
-	if [ "$4" = image ]; then isig="signature-1 { $sig };"; else
-		csig="signature-1 { $sig sign-images = ${5:-\"kernel\", \"fdt\", \"ramdisk\"}; };"
+	if [ "$4" = image ]; then
+		fit_its -d conformance -H "$1" -f fdt.dtb -r ramdisk.bin -I "$2:dev" -p "$3"
+	else
+		fit_its -d conformance -H "$1" -f fdt.dtb -r ramdisk.bin -c "$2:dev" -p "$3" \
+			-s "${5:-\"kernel\", \"fdt\", \"ramdisk\"}"
 	fi
-	cat <<ITS
-/dts-v1/;
-/ {
-	description = "conformance";
-	#address-cells = <1>;
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "$1"; };
-			$isig
-		};
-		fdt-1 {
-			data = /incbin/("fdt.dtb");
-			type = "flat_dt"; arch = "arm64"; compression = "none";
-			hash-1 { algo = "$1"; };
-			$isig
-		};
-		ramdisk-1 {
-			data = /incbin/("ramdisk.bin");
-			type = "ramdisk"; arch = "arm64"; os = "linux"; compression = "none";
-			hash-1 { algo = "$1"; };
-			$isig
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel"; fdt = "fdt-1"; ramdisk = "ramdisk-1";
-			$csig
-		};
-	};
-};
-ITS
 }
 
 for h in sha1 sha256 sha384 sha512; do
 	for bits in 2048 3072 4096; do
 		for pad in pkcs pss; do
 			p=
-			[ $pad = pss ] && p='padding = "pss";'
+			[ $pad = pss ] && p=pss
 			for mode in conf image; do
 				n=$h-rsa$bits-$pad-$mode
 				its $h "$h,rsa$bits" "$p" $mode > $n.its
@@ -103,28 +70,7 @@ is "json load" 524288 "$(jq '.images[0].load' out.json)"
 is "json signature" true "$(jq '.checks[0].ok and .checks[0].kind == "conf-signature"' out.json)"
 
 # Two keys, both required: signed by both -> any and all verify.
-cat > two.its <<ITS
-/dts-v1/;
-/ {
-	description = "two keys";
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "sha256"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 {
-			kernel = "kernel";
-			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "dev"; sign-images = "kernel"; };
-			signature-2 { algo = "sha256,rsa3072"; key-name-hint = "prod"; sign-images = "kernel"; };
-		};
-	};
-};
-ITS
+fit_its -d "two keys" -n -f "" -c sha256,rsa2048:dev -c sha256,rsa3072:prod > two.its
 mkdir -p k23 && cp k2048/dev.* k23/ && cp k3072/dev.key k23/prod.key && cp k3072/dev.crt k23/prod.crt
 cp base.dtb two.dtb
 mkimage -f two.its -k k23 -K two.dtb -r two.fit >/dev/null
