@@ -54,32 +54,6 @@ printf '/dts-v1/;\n/ { model = "board"; compatible = "vendor,board"; };\n' |
 	dtc -I dts -O dtb -o board.dtb - 2>/dev/null
 printf '/dts-v1/;\n/ { };\n' | dtc -I dts -O dtb -o ctl.dtb -
 
-# its N SIGNED: make_fit.py's layout; SIGNED=0 leaves out the signature nodes.
-its() {
-	awk -v n="$1" -v signed="$2" 'BEGIN {
-	print "/dts-v1/;\n/ {\n\tdescription = \"kernel and " n " DTBs\";\n\t#address-cells = <1>;"
-	print "\timages {\n\t\tkernel {\n\t\t\tdata = /incbin/(\"Image\");"
-	print "\t\t\ttype = \"kernel\"; arch = \"arm64\"; os = \"linux\"; compression = \"none\";"
-	print "\t\t\tload = <0x40480000>; entry = <0x40480000>;"
-	print "\t\t\thash-1 { algo = \"sha256\"; };\n\t\t};"
-	for (i = 1; i <= n; i++) {
-		print "\t\tfdt-" i " {\n\t\t\tdescription = \"board-" i "\";"
-		print "\t\t\tdata = /incbin/(\"board.dtb\");"
-		print "\t\t\ttype = \"flat_dt\"; arch = \"arm64\"; compression = \"none\";"
-		print "\t\t\thash-1 { algo = \"sha256\"; };\n\t\t};"
-	}
-	print "\t};\n\tconfigurations {\n\t\tdefault = \"conf-1\";"
-	for (i = 1; i <= n; i++) {
-		print "\t\tconf-" i " {\n\t\t\tkernel = \"kernel\";\n\t\t\tfdt = \"fdt-" i "\";"
-		if (signed) {
-			print "\t\t\tsignature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"dev\";"
-			print "\t\t\t\tsign-images = \"kernel\", \"fdt\"; };"
-		}
-		print "\t\t};"
-	}
-	print "\t};\n};"
-	}'
-}
 
 now() { date +%s%N; }
 
@@ -132,8 +106,8 @@ size() { wc -c < "$1" | tr -d ' '; }
 
 : > rows.txt
 for N in $NS; do
-	its "$N" 1 > s.its
-	its "$N" 0 > u.its
+	fit_dtbs_its "$N" > s.its
+	fit_dtbs_its "$N" unsigned > u.its
 	mid=conf-$(((N + 1) / 2))
 
 	measure $RUNS 600 'cp ctl.dtb k.dtb' "$VFIT" mkimage -q -f s.its -k keys -K k.dtb -r v.fit

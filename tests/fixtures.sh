@@ -9,6 +9,7 @@
 #                           empty.dtb (an empty /signature)
 #   fit_keys ALGO:NAME...   `vfit keygen -a ALGO -n NAME` into keys/; exits 2
 #                           when one fails (a test's input, not its subject)
+#   fit_dtbs_its N [unsigned]  a kernel FIT with N device trees (below)
 #   anchors                 U-Boot HEAD's tools (not Debian packages):
 #                           HEAD_MKIMAGE and HEAD_CHECK (fit_check_sign), each
 #                           an executable or empty; $MKIMAGE_HEAD and
@@ -114,6 +115,35 @@ fit_keys() {
 	for _kk in "$@"; do
 		"$VFIT" keygen -a "${_kk%%:*}" -k keys -n "${_kk#*:}" > /dev/null || exit 2
 	done
+}
+
+# fit_dtbs_its N [unsigned]: the layout of Linux's scripts/make_fit.py: the
+# kernel "Image", fdt-1..N all of board.dtb, conf-K = { kernel, fdt-K }
+# each with a sha256,rsa2048 signature by "dev" ("unsigned": none).
+fit_dtbs_its() {
+	awk -v n="$1" -v signed="$([ "${2:-}" = unsigned ] || echo 1)" 'BEGIN {
+	print "/dts-v1/;\n/ {\n\tdescription = \"kernel and " n " DTBs\";\n\t#address-cells = <1>;"
+	print "\timages {\n\t\tkernel {\n\t\t\tdata = /incbin/(\"Image\");"
+	print "\t\t\ttype = \"kernel\"; arch = \"arm64\"; os = \"linux\"; compression = \"none\";"
+	print "\t\t\tload = <0x40480000>; entry = <0x40480000>;"
+	print "\t\t\thash-1 { algo = \"sha256\"; };\n\t\t};"
+	for (i = 1; i <= n; i++) {
+		print "\t\tfdt-" i " {\n\t\t\tdescription = \"board-" i "\";"
+		print "\t\t\tdata = /incbin/(\"board.dtb\");"
+		print "\t\t\ttype = \"flat_dt\"; arch = \"arm64\"; compression = \"none\";"
+		print "\t\t\thash-1 { algo = \"sha256\"; };\n\t\t};"
+	}
+	print "\t};\n\tconfigurations {\n\t\tdefault = \"conf-1\";"
+	for (i = 1; i <= n; i++) {
+		print "\t\tconf-" i " {\n\t\t\tkernel = \"kernel\";\n\t\t\tfdt = \"fdt-" i "\";"
+		if (signed) {
+			print "\t\t\tsignature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"dev\";"
+			print "\t\t\t\tsign-images = \"kernel\", \"fdt\"; };"
+		}
+		print "\t\t};"
+	}
+	print "\t};\n};"
+	}'
 }
 
 anchors() {

@@ -22,27 +22,7 @@ printf '/dts-v1/;\n/ { model = "board"; compatible = "vendor,board"; };\n' |
 	dtc -I dts -O dtb -o board.dtb - 2>/dev/null
 printf '/dts-v1/;\n/ { };\n' | dtc -I dts -O dtb -o ctl.dtb -
 
-# make_fit.py's layout: the kernel, fdt-N, conf-N = { kernel, fdt-N }.
-awk -v n=$N 'BEGIN {
-	print "/dts-v1/;\n/ {\n\tdescription = \"kernel and " n " DTBs\";\n\t#address-cells = <1>;"
-	print "\timages {\n\t\tkernel {\n\t\t\tdata = /incbin/(\"Image\");"
-	print "\t\t\ttype = \"kernel\"; arch = \"arm64\"; os = \"linux\"; compression = \"none\";"
-	print "\t\t\tload = <0x40480000>; entry = <0x40480000>;"
-	print "\t\t\thash-1 { algo = \"sha256\"; };\n\t\t};"
-	for (i = 1; i <= n; i++) {
-		print "\t\tfdt-" i " {\n\t\t\tdescription = \"board-" i "\";"
-		print "\t\t\tdata = /incbin/(\"board.dtb\");"
-		print "\t\t\ttype = \"flat_dt\"; arch = \"arm64\"; compression = \"none\";"
-		print "\t\t\thash-1 { algo = \"sha256\"; };\n\t\t};"
-	}
-	print "\t};\n\tconfigurations {\n\t\tdefault = \"conf-1\";"
-	for (i = 1; i <= n; i++) {
-		print "\t\tconf-" i " {\n\t\t\tkernel = \"kernel\";\n\t\t\tfdt = \"fdt-" i "\";"
-		print "\t\t\tsignature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"dev\";"
-		print "\t\t\t\tsign-images = \"kernel\", \"fdt\"; };\n\t\t};"
-	}
-	print "\t};\n};"
-}' > dtbs.its
+fit_dtbs_its $N > dtbs.its
 
 ok "mkimage signs $N configurations" "$VFIT" mkimage -q -f dtbs.its -k keys -K ctl.dtb -r dtbs.fit
 is "every configuration signed" $N "$(fdtget -l dtbs.fit /configurations | wc -l)"
