@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,4 +72,33 @@ void keynode_compare(const char *what, const char *mk_path, const uint8_t *in, s
 	      our_len, mk_len, i);
 	free(mk);
 	free(ours);
+}
+
+int keynode_run(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+void keynode_write(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	REQUIRE(f && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", path);
+}
+
+uint8_t *keynode_read(const char *dir, const char *name, size_t *len)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return (uint8_t *)check_read_file(path, len);
 }

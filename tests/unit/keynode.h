@@ -23,4 +23,16 @@ typedef int (*keynode_writer)(void *fdt, const void *arg);
 void keynode_compare(const char *what, const char *mk_path, const uint8_t *in, size_t in_len,
 		     keynode_writer write, const void *arg);
 
+/*
+ * The two tests drive mkimage and dtc in a scratch directory `dir`:
+ * system() of the formatted command line (its wait status).
+ */
+int keynode_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Writes text to dir/name; a failure ends the program (REQUIRE). */
+void keynode_write(const char *dir, const char *name, const char *text);
+
+/* dir/name read whole (check_read_file), or NULL. */
+uint8_t *keynode_read(const char *dir, const char *name, size_t *len);
+
 #endif

@@ -7,7 +7,6 @@
  * byte-identical to the one our function makes from the same input
  * (keynode.h: grown the way mkimage grows it).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,36 +22,6 @@
 #include "vfit-host/host.h"
 
 static char dir[64];
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
-static void write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	REQUIRE(f && fputs(text, f) >= 0 && !fclose(f), "cannot write %s", path);
-}
-
-static uint8_t *read_blob(const char *name, size_t *len)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return (uint8_t *)check_read_file(path, len);
-}
 
 struct rsa_node {
 	const struct vfit_rsa_pub *pub;
@@ -121,7 +90,7 @@ static void one_size(unsigned bits)
 	FILE *f;
 
 	snprintf(algo, sizeof(algo), "sha256,rsa%u", bits);
-	if (!CHECK(run("cd %s && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:%u "
+	if (!CHECK(keynode_run("cd %s && openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:%u "
 		       "-out keys/dev.key 2>/dev/null && openssl req -batch -new -x509 "
 		       "-key keys/dev.key -out keys/dev.crt -subj /CN=dev 2>/dev/null",
 		       dir, bits) == 0,
@@ -142,7 +111,7 @@ static void one_size(unsigned bits)
 		char its[sizeof(its_fmt) + 32];
 
 		snprintf(its, sizeof(its), its_fmt, algo);
-		write_file("x.its", its);
+		keynode_write(dir, "x.its", its);
 	}
 	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
 		const char *required;
@@ -154,19 +123,19 @@ static void one_size(unsigned bits)
 			uint8_t *in, *once;
 
 			required = r ? "conf" : NULL;
-			if (!CHECK(run("cd %s && dtc -q -I dts -O dtb -o in.dtb %s && cp in.dtb mk.dtb && "
+			if (!CHECK(keynode_run("cd %s && dtc -q -I dts -O dtb -o in.dtb %s && cp in.dtb mk.dtb && "
 				       "SOURCE_DATE_EPOCH=1000 mkimage -f x.its -k keys -K mk.dtb %s "
 				       "out.fit >/dev/null",
 				       dir, inputs[i][0], r ? "-r" : "") == 0,
 				   "%s: mkimage failed", algo))
 				continue;
-			in = read_blob("in.dtb", &in_len);
+			in = keynode_read(dir, "in.dtb", &in_len);
 			snprintf(what, sizeof(what), "%s %s%s", algo, inputs[i][0], r ? " -r" : "");
 			compare(what, "mk.dtb", in, in_len, &pub, algo, required);
 
 			/* Second -K over mkimage's output: the node is updated in place. */
-			once = read_blob("mk.dtb", &once_len);
-			if (CHECK(run("cd %s && SOURCE_DATE_EPOCH=1000 mkimage -f x.its -k keys "
+			once = keynode_read(dir, "mk.dtb", &once_len);
+			if (CHECK(keynode_run("cd %s && SOURCE_DATE_EPOCH=1000 mkimage -f x.its -k keys "
 				      "-K mk.dtb %s out.fit >/dev/null",
 				      dir, r ? "-r" : "") == 0,
 				  "%s: second mkimage failed", algo)) {
@@ -279,13 +248,13 @@ int main(void)
 	snprintf(dir, sizeof(dir), "/tmp/vfit-keys-XXXXXX");
 	REQUIRE(mkdtemp(dir), "mkdtemp %s", dir);
 	layout();
-	if (!CHECK(run("mkdir -p %s/keys && printf 'kernel image\\n' > %s/data.bin", dir, dir) == 0,
+	if (!CHECK(keynode_run("mkdir -p %s/keys && printf 'kernel image\\n' > %s/data.bin", dir, dir) == 0,
 		   "setup"))
 		return check_done();
 	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
-		write_file(inputs[i][0], inputs[i][1]);
+		keynode_write(dir, inputs[i][0], inputs[i][1]);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		one_size(sizes[i]);
-	run("rm -rf %s", dir);
+	keynode_run("rm -rf %s", dir);
 	return check_done();
 }

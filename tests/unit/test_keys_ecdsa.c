@@ -12,7 +12,6 @@
  *     place, and the key read back loads in the device library;
  *   - vfit_ecdsa_pub_from_pkey() on P-256, P-384, other curves and RSA.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,39 +26,6 @@
 #include "vfit-host/host.h"
 
 static char dir[64];
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return system(cmd);
-}
-
-static void write_file(const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f)) {
-		printf("FAIL cannot write %s\n", path);
-		exit(1);
-	}
-}
-
-static uint8_t *read_blob(const char *name, size_t *len)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return (uint8_t *)check_read_file(path, len);
-}
 
 /* mkimage 2023.01's node: the three ecdsa,* properties. */
 static int write_2023(void *fdt, const void *arg)
@@ -112,17 +78,17 @@ static void debian(const struct vfit_ecdsa_pub *pub)
 	uint8_t *in;
 	int r;
 
-	write_file("x.its", its);
+	keynode_write(dir, "x.its", its);
 	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
-		write_file(inputs[i][0], inputs[i][1]);
+		keynode_write(dir, inputs[i][0], inputs[i][1]);
 		for (r = 0; r < 2; r++) {
-			if (!CHECK(run("cd %s && dtc -q -I dts -O dtb -o in.dtb %s && cp in.dtb mk.dtb && "
+			if (!CHECK(keynode_run("cd %s && dtc -q -I dts -O dtb -o in.dtb %s && cp in.dtb mk.dtb && "
 				       "SOURCE_DATE_EPOCH=1000 mkimage -f x.its -k keys -K mk.dtb %s "
 				       "out.fit >/dev/null",
 				       dir, inputs[i][0], r ? "-r" : "") == 0,
 				   "%s: mkimage failed", inputs[i][0]))
 				continue;
-			in = read_blob("in.dtb", &in_len);
+			in = keynode_read(dir, "in.dtb", &in_len);
 			snprintf(what, sizeof(what), "%s%s", inputs[i][0], r ? " -r" : "");
 			snprintf(path, sizeof(path), "%s/mk.dtb", dir);
 			keynode_compare(what, path, in, in_len, write_2023, pub);
@@ -130,9 +96,9 @@ static void debian(const struct vfit_ecdsa_pub *pub)
 		}
 	}
 	/* 2023.01 fails when the key node exists (and on a DTB without /signature) */
-	CHECK(run("cd %s && mkimage -f x.its -k keys -K mk.dtb out.fit >/dev/null 2>&1", dir) != 0,
+	CHECK(keynode_run("cd %s && mkimage -f x.its -k keys -K mk.dtb out.fit >/dev/null 2>&1", dir) != 0,
 	      "mkimage 2023.01 wrote over an existing ECDSA key node");
-	CHECK(run("cd %s && printf '/dts-v1/; / { model = \"x\"; };' | dtc -q -I dts -O dtb "
+	CHECK(keynode_run("cd %s && printf '/dts-v1/; / { model = \"x\"; };' | dtc -q -I dts -O dtb "
 		  "-o nosig.dtb && mkimage -f x.its -k keys -K nosig.dtb out.fit >/dev/null 2>&1",
 		  dir) != 0,
 	      "mkimage 2023.01 accepted a -K DTB without /signature");
@@ -247,7 +213,7 @@ int main(void)
 		return 1;
 	}
 	from_pkey();
-	if (!CHECK(run("mkdir -p %s/keys && printf 'kernel image\\n' > %s/data.bin && "
+	if (!CHECK(keynode_run("mkdir -p %s/keys && printf 'kernel image\\n' > %s/data.bin && "
 		       "openssl ecparam -name prime256v1 -genkey -noout -out %s/keys/dev.pem",
 		       dir, dir, dir) == 0, "setup"))
 		return check_done();
@@ -261,6 +227,6 @@ int main(void)
 		debian(&pub);
 	}
 	EVP_PKEY_free(k);
-	run("rm -rf %s", dir);
+	keynode_run("rm -rf %s", dir);
 	return check_done();
 }
