@@ -5,49 +5,24 @@
 # Signatures are checked independently: image signatures with openssl
 # over the payload, configuration signatures with `vfit verify`.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 
 # its KIND HASH ALGO [PADDING] -> stdout: kernel+fdt, KIND = conf | image | both
 its() {
-	pad=${4:+padding = \"$4\";}
-	isig= csig=
-	case $1 in image|both) isig="signature-1 { algo = \"$3\"; key-name-hint = \"dev\"; $pad };" ;; esac
-	case $1 in conf|both) csig="signature-1 { algo = \"$3\"; key-name-hint = \"dev\"; $pad sign-images = \"fdt\", \"kernel\"; };" ;; esac
-	cat <<EOT
-/dts-v1/;
-/ {
-	description = "test";
-	#address-cells = <1>;
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x80000>; entry = <0x80000>;
-			hash-1 { algo = "$2"; };
-			$isig
-		};
-		fdt-1 {
-			data = /incbin/("board.dtb");
-			type = "flat_dt"; arch = "arm64"; compression = "none";
-			hash-1 { algo = "$2"; };
-		};
-	};
-	configurations {
-		default = "conf-1";
-		conf-1 { kernel = "kernel"; fdt = "fdt-1"; $csig };
-	};
-};
-EOT
+	sigs=
+	case $1 in image|both) sigs="-i $3:dev" ;; esac
+	case $1 in conf|both) sigs="$sigs -c $3:dev" ;; esac
+	# shellcheck disable=SC2086
+	fit_its -d test -H "$2" -p "${4:-}" $sigs
 }
 
 prop_bin() { # FILE NODE PROP -> raw bytes on stdout
 	fdtget -t bx "$1" "$2" "$3" | tr ' ' '\n' | awk 'NF { printf "%02s", $1 }' | tr ' ' 0 | xxd -r -p
 }
 
-random kernel.bin 3000
-printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
-printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control0.dtb
+fit_inputs 3000
 mkdir -p keys keys2
 ok "keygen dev" "$VFIT" keygen -a rsa2048 -k keys -n dev
 ok "keygen prod" "$VFIT" keygen -a rsa2048 -k keys2 -n prod
@@ -55,7 +30,7 @@ openssl x509 -in keys/dev.crt -pubkey -noout > dev.pub
 
 # --- configuration signature, -K -r, listing lines
 its conf sha256 sha256,rsa2048 > conf.its
-cp control0.dtb control.dtb
+cp nosig.dtb control.dtb
 "$VFIT" mkimage -f conf.its -k keys -K control.dtb -r -c "build 42" conf.fit > out.txt 2>&1
 status 0 "sign conf" test $? = 0
 contains "summary line" out.txt "^Signature written to 'conf.fit', node '/configurations/conf-1/signature-1'"
@@ -103,7 +78,7 @@ prop_bin pss.fit /images/kernel/signature-1 value > sig.bin
 ok "openssl verifies pss" openssl dgst -sha256 -sigopt rsa_padding_mode:pss -sigopt rsa_pss_saltlen:32 \
 	-verify dev.pub -signature sig.bin kernel.bin
 its conf sha256 sha256,rsa2048 pss > cpss.its
-cp control0.dtb cpss.dtb
+cp nosig.dtb cpss.dtb
 ok "sign conf pss" "$VFIT" mkimage -q -f cpss.its -k keys -K cpss.dtb -r cpss.fit
 ok "verify conf pss" "$VFIT" verify -f cpss.fit -k cpss.dtb
 
@@ -124,27 +99,27 @@ status 0 "crc32(123456789) = cbf43926" test "$(prop_bin c32.fit /images/kernel/h
 
 # --- -r: image keys, and conf wins when both kinds are signed
 its image sha256 sha256,rsa2048 > img.its
-cp control0.dtb ri.dtb
+cp nosig.dtb ri.dtb
 ok "image -r" "$VFIT" mkimage -q -f img.its -k keys -K ri.dtb -r img.fit
 status 0 "required image" test "$(fdtget ri.dtb /signature/key-dev required)" = image
 its both sha256 sha256,rsa2048 > both.its
-cp control0.dtb rb.dtb
+cp nosig.dtb rb.dtb
 ok "both -r" "$VFIT" mkimage -q -f both.its -k keys -K rb.dtb -r both.fit
 status 0 "conf wins" test "$(fdtget rb.dtb /signature/key-dev required)" = conf
-cp control0.dtb nr.dtb
+cp nosig.dtb nr.dtb
 ok "no -r" "$VFIT" mkimage -q -f both.its -k keys -K nr.dtb both.fit
 status 1 "no required without -r" fdtget nr.dtb /signature/key-dev required
 
 # --- -o overrides algo and writes it
 its conf sha256 sha1,rsa2048 > o.its
-cp control0.dtb o.dtb
+cp nosig.dtb o.dtb
 ok "-o" "$VFIT" mkimage -q -f o.its -k keys -K o.dtb -r -o sha512,rsa2048 o.fit
 status 0 "-o in sig node" test "$(fdtget o.fit /configurations/conf-1/signature-1 algo)" = sha512,rsa2048
 status 0 "-o in key node" test "$(fdtget o.dtb /signature/key-dev algo)" = sha512,rsa2048
 ok "verify -o" "$VFIT" verify -f o.fit -k o.dtb
 
 # --- -G: one key file for every node; -K derives the public key from it
-cp control0.dtb g.dtb
+cp nosig.dtb g.dtb
 ok "-G" "$VFIT" mkimage -q -f conf.its -G keys/dev.key -K g.dtb -r g.fit
 to_dts "-G control DTB" g.dtb g.dts
 same "-G same key node as -k" g.dts control.once
@@ -155,11 +130,11 @@ sed 's/\(signature-1 {[^}]*};\)/\1 signature-2 { algo = "sha256,rsa2048"; key-na
 	conf.its > two.its
 ok "build unsigned" "$VFIT" mkimage -q -f two.its two.fit
 cp two.fit two.orig
-cp control0.dtb two.dtb
+cp nosig.dtb two.dtb
 status 2 "missing key is an error" "$VFIT" mkimage -q -F -k keys -K two.dtb -r two.fit
 contains "names the key and path" "$T/.out" "key 'prod' not found: no keys/prod.key"
 ok "failed -F leaves the FIT" cmp two.fit two.orig
-ok "failed -F leaves the DTB" cmp two.dtb control0.dtb
+ok "failed -F leaves the DTB" cmp two.dtb nosig.dtb
 ok "pass 1 (dev)" "$VFIT" mkimage -q -F -k keys -K two.dtb -r --allow-missing-keys two.fit
 contains "lenient warning" "$T/.out" "key 'prod' not found"
 ok "pass 2 (prod)" "$VFIT" mkimage -q -F -k keys2 -K two.dtb -r --allow-missing-keys two.fit
@@ -177,7 +152,7 @@ status 0 "auto hash" test "$(fdtget auto.fit /images/kernel-1/hash-1 algo)" = cr
 status 0 "auto load" test "$(fdtget -t x auto.fit /images/kernel-1 load)" = 80000
 status 0 "auto fdt description" test "$(fdtget auto.fit /images/fdt-1 description)" = board
 status 0 "auto conf" test "$(fdtget auto.fit /configurations/conf-1 fdt)" = fdt-1
-cp control0.dtb auto.dtb
+cp nosig.dtb auto.dtb
 ok "auto signed" "$VFIT" mkimage -q -f auto -A arm64 -O linux -T kernel -C none -d kernel.bin \
 	-g dev -o sha256,rsa2048 -k keys -K auto.dtb -r auto2.fit
 prop_bin auto2.fit /images/kernel-1/signature-1 value > sig.bin
@@ -291,7 +266,7 @@ cp "$ROOT/examples/signed-fit.its" ex/
 random ex/Image 4096
 cp board.dtb ex/
 random ex/initramfs.cpio 1024
-cp control0.dtb ex.dtb
+cp nosig.dtb ex.dtb
 ok "example builds" "$VFIT" mkimage -q -f ex/signed-fit.its -k keys -K ex.dtb -r ex.fit
 ok "example verifies" "$VFIT" verify -f ex.fit -k ex.dtb
 
