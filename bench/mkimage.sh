@@ -21,11 +21,7 @@ if [ ! -x /usr/bin/time ] || [ ! -x "$MKIMAGE" ]; then
 	echo "SKIP: needs /usr/bin/time (package time) and $MKIMAGE"
 	exit 0
 fi
-base=/dev/shm
-[ -d "$base" ] && [ -w "$base" ] || base=${TMPDIR:-/tmp}
-W=$(mktemp -d "$base/vfit-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 2
+bench_dir
 export SOURCE_DATE_EPOCH=1700000000
 
 fit_inputs $((SIZE_MB * 1024 * 1024))

@@ -11,8 +11,8 @@
 # time of `vfit verify` (whole command, default configuration) next to
 # `openssl dgst -sha256` of the same file, and U-Boot HEAD's
 # fit_check_sign for scale (one run, capped at BENCH_WORST_CAP s; where
-# tests/fixtures.sh's `anchors` finds it).  "long-name" is also built at half the size: its
-# time should double, not quadruple.
+# tests/fixtures.sh's `anchors` finds it).  "long-name" is also built at
+# half the size: its time should double, not quadruple.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -27,11 +27,7 @@ if [ ! -x "$GEN" ]; then
 	echo "SKIP: needs $GEN (make bench builds it)"
 	exit 0
 fi
-base=/dev/shm
-[ -d "$base" ] && [ -w "$base" ] || base=${TMPDIR:-/tmp}
-W=$(mktemp -d "$base/vfit-bench.XXXXXX")
-trap 'rm -rf "$W"' EXIT
-cd "$W" || exit 2
+bench_dir
 
 now() { date +%s%N; }
 

@@ -10,6 +10,9 @@
 #   fit_keys ALGO:NAME...   `vfit keygen -a ALGO -n NAME` into keys/; exits 2
 #                           when one fails (a test's input, not its subject)
 #   fit_dtbs_its N [unsigned]  a kernel FIT with N device trees (below)
+#   bench_dir               (benches) W: a scratch directory on tmpfs where
+#                           there is one (its parent: base), removed at
+#                           exit; the shell moves into it
 #   anchors                 U-Boot HEAD's tools (not Debian packages):
 #                           HEAD_MKIMAGE and HEAD_CHECK (fit_check_sign), each
 #                           an executable or empty; $MKIMAGE_HEAD and
@@ -157,4 +160,12 @@ anchors() {
 	[ -x "${MKIMAGE_HEAD:-}" ] && HEAD_MKIMAGE=$MKIMAGE_HEAD
 	[ -x "${FIT_CHECK_SIGN_HEAD:-}" ] && HEAD_CHECK=$FIT_CHECK_SIGN_HEAD
 	return 0
+}
+
+bench_dir() {
+	base=/dev/shm
+	[ -d "$base" ] && [ -w "$base" ] || base=${TMPDIR:-/tmp}
+	W=$(mktemp -d "$base/vfit-bench.XXXXXX") || exit 2
+	trap 'rm -rf "$W"' EXIT
+	cd "$W" || exit 2
 }
