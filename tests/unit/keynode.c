@@ -102,3 +102,35 @@ uint8_t *keynode_read(const char *dir, const char *name, size_t *len)
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return (uint8_t *)check_read_file(path, len);
 }
+
+void keynode_its(const char *dir, const char *algo)
+{
+	static const char fmt[] =
+		"/dts-v1/;\n"
+		"/ {\n"
+		"	description = \"key node test\";\n"
+		"	#address-cells = <1>;\n"
+		"	images {\n"
+		"		kernel {\n"
+		"			data = /incbin/(\"data.bin\");\n"
+		"			type = \"kernel\"; arch = \"arm\"; os = \"linux\";\n"
+		"			compression = \"none\"; load = <0>; entry = <0>;\n"
+		"			hash-1 { algo = \"sha256\"; };\n"
+		"		};\n"
+		"	};\n"
+		"	configurations {\n"
+		"		default = \"conf-1\";\n"
+		"		conf-1 {\n"
+		"			kernel = \"kernel\";\n"
+		"			signature-1 {\n"
+		"				algo = \"%s\"; key-name-hint = \"dev\";\n"
+		"				sign-images = \"kernel\";\n"
+		"			};\n"
+		"		};\n"
+		"	};\n"
+		"};\n";
+	char its[sizeof(fmt) + 32];
+
+	snprintf(its, sizeof(its), fmt, algo);
+	keynode_write(dir, "x.its", its);
+}

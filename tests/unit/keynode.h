@@ -35,4 +35,10 @@ void keynode_write(const char *dir, const char *name, const char *text);
 /* dir/name read whole (check_read_file), or NULL. */
 uint8_t *keynode_read(const char *dir, const char *name, size_t *len);
 
+/*
+ * Writes dir/x.its: a kernel and conf-1 signed with algo by key "dev", the
+ * FIT both tests sign with `mkimage -K`.
+ */
+void keynode_its(const char *dir, const char *algo);
+
 #endif

@@ -45,31 +45,6 @@ static void compare(const char *what, const char *mk_name, const uint8_t *in, si
 	keynode_compare(what, path, in, in_len, write_rsa, &k);
 }
 
-static const char its_fmt[] =
-	"/dts-v1/;\n"
-	"/ {\n"
-	"	description = \"key node test\";\n"
-	"	#address-cells = <1>;\n"
-	"	images {\n"
-	"		kernel {\n"
-	"			data = /incbin/(\"data.bin\");\n"
-	"			type = \"kernel\"; arch = \"arm\"; os = \"linux\";\n"
-	"			compression = \"none\"; load = <0>; entry = <0>;\n"
-	"			hash-1 { algo = \"sha256\"; };\n"
-	"		};\n"
-	"	};\n"
-	"	configurations {\n"
-	"		default = \"conf-1\";\n"
-	"		conf-1 {\n"
-	"			kernel = \"kernel\";\n"
-	"			signature-1 {\n"
-	"				algo = \"%s\"; key-name-hint = \"dev\";\n"
-	"				sign-images = \"kernel\";\n"
-	"			};\n"
-	"		};\n"
-	"	};\n"
-	"};\n";
-
 static const char *inputs[][2] = {
 	{ "plain.dts", "/dts-v1/;\n/ {\n\tmodel = \"vfit test\";\n\tcompatible = \"vfit,test\";\n"
 		       "\tchosen { bootargs = \"console=ttyS0\"; };\n};\n" },
@@ -107,12 +82,7 @@ static void one_size(unsigned bits)
 		return;
 	}
 	EVP_PKEY_free(pkey);
-	{
-		char its[sizeof(its_fmt) + 32];
-
-		snprintf(its, sizeof(its), its_fmt, algo);
-		keynode_write(dir, "x.its", its);
-	}
+	keynode_its(dir, algo);
 	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
 		const char *required;
 		int r;

@@ -33,31 +33,6 @@ static int write_2023(void *fdt, const void *arg)
 	return vfit_ecdsa_keynode_write(fdt, "dev", arg, NULL, NULL);
 }
 
-static const char its[] =
-	"/dts-v1/;\n"
-	"/ {\n"
-	"	description = \"ECDSA key node test\";\n"
-	"	#address-cells = <1>;\n"
-	"	images {\n"
-	"		kernel {\n"
-	"			data = /incbin/(\"data.bin\");\n"
-	"			type = \"kernel\"; arch = \"arm\"; os = \"linux\";\n"
-	"			compression = \"none\"; load = <0>; entry = <0>;\n"
-	"			hash-1 { algo = \"sha256\"; };\n"
-	"		};\n"
-	"	};\n"
-	"	configurations {\n"
-	"		default = \"conf-1\";\n"
-	"		conf-1 {\n"
-	"			kernel = \"kernel\";\n"
-	"			signature-1 {\n"
-	"				algo = \"sha256,ecdsa256\"; key-name-hint = \"dev\";\n"
-	"				sign-images = \"kernel\";\n"
-	"			};\n"
-	"		};\n"
-	"	};\n"
-	"};\n";
-
 static const char *const inputs[][2] = {
 	{ "empty-sig.dts", "/dts-v1/;\n/ {\n\tmodel = \"vfit test\";\n\tsignature {\n\t};\n};\n" },
 	{ "other-key.dts", "/dts-v1/;\n/ {\n\tmodel = \"vfit test\";\n\tcompatible = \"vfit,test\";\n"
@@ -78,7 +53,7 @@ static void debian(const struct vfit_ecdsa_pub *pub)
 	uint8_t *in;
 	int r;
 
-	keynode_write(dir, "x.its", its);
+	keynode_its(dir, "sha256,ecdsa256");
 	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
 		keynode_write(dir, inputs[i][0], inputs[i][1]);
 		for (r = 0; r < 2; r++) {
