@@ -7,6 +7,10 @@
 # name/version and creator aside), legacy images and -K control DTBs the
 # same bytes (SOURCE_DATE_EPOCH fixed).  Where each line comes from is
 # written above it; the list is repeated in README.md ("mkimage").
+# The command lines and .its texts are kept literal, as those build
+# systems write them (whitespace included), not made by tests/fixtures.sh:
+# they are what is tested, so their likeness to other tests' sources is
+# not repetition to share.
 . "$(dirname "$0")/../lib.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000

@@ -121,7 +121,8 @@ cp h.itb upd.itb
 ok "--update --touch --key-file" "$VMKIMAGE" --update --touch --key-file keys/dev.key \
 	--key-name-hint dev --quiet upd.itb
 
-# dm-verity (doc/usage/fit/dm-verity.rst): mkimage -E -B 0x1000 -f image.its.
+# dm-verity (doc/usage/fit/dm-verity.rst): mkimage -E -B 0x1000 -f image.its,
+# with the document's .its as it is written there (not fixtures.sh's).
 random rootfs.squashfs $((64 * 4096))
 cat > verity.its <<'EOF'
 /dts-v1/;
