@@ -8,6 +8,7 @@
 # references but sign-images omits), only hashed-nodes and value may
 # differ, and vfit's FIT must verify.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 need dtc fdtget
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
@@ -18,10 +19,8 @@ if ! "$MKIMAGE" -V 2>/dev/null | grep -q 'mkimage version 2023\.01'; then
 	exit $?
 fi
 
-random kernel.bin 5000
+fit_inputs 5000
 random ramdisk.bin 3000
-printf '/dts-v1/; / { model = "board"; compatible = "v,b"; };' | dtc -I dts -O dtb -o board.dtb
-printf '/dts-v1/; / { model = "control"; };' | dtc -I dts -O dtb -o control0.dtb
 mkdir k1 k2
 # Keys made once per run (4096 is slow); used by both tools.
 for b in 2048 3072 4096; do
@@ -85,8 +84,8 @@ both() {
 	c=$1
 	shift
 	rm -f m.fit v.fit
-	cp control0.dtb m.dtb
-	cp control0.dtb v.dtb
+	cp nosig.dtb m.dtb
+	cp nosig.dtb v.dtb
 	"$MKIMAGE" "$@" -K m.dtb m.fit >"$T/.mout" 2>&1
 	rm=$?
 	"$VFIT" mkimage -q "$@" -K v.dtb v.fit >"$T/.vout" 2>&1
@@ -171,8 +170,8 @@ rm -f m.fit v.fit
 ok "two passes: mkimage builds" "$MKIMAGE" -f t.its m.fit
 cp m.fit unsigned.fit
 cp m.fit v.fit
-cp control0.dtb m.dtb
-cp control0.dtb v.dtb
+cp nosig.dtb m.dtb
+cp nosig.dtb v.dtb
 ok "two passes: mkimage pass 1" "$MKIMAGE" -F -k k1 -K m.dtb -r m.fit
 ok "two passes: mkimage pass 2" "$MKIMAGE" -F -k k2 -K m.dtb -r m.fit
 ok "two passes: pass 1" "$VFIT" mkimage -q -F -k k1 -K v.dtb -r --allow-missing-keys v.fit
@@ -195,7 +194,7 @@ ok "two passes: both verify" "$VFIT" verify -f v.fit -k v.dtb
 # signed list, vfit (U-Boot HEAD's rule) covers it.  Only hashed-nodes and
 # the configuration signature's value differ.
 its r.its sha256 sha256,rsa2048 key2048 conf '"fdt", "kernel"' ramdisk
-cp control0.dtb v.dtb
+cp nosig.dtb v.dtb
 rm -f m.fit v.fit
 ok "ramdisk: mkimage signs" "$MKIMAGE" -f r.its -k k1 m.fit
 ok "ramdisk: vfit signs" "$VFIT" mkimage -q -f r.its -k k1 -K v.dtb -r v.fit
@@ -206,7 +205,7 @@ status 0 "ramdisk: vfit lists the ramdisk" test "$(fdtget v.fit /configurations/
 status 0 "ramdisk: mkimage does not" test "$(fdtget m.fit /configurations/conf-1/signature-1 hashed-nodes | tr ' ' '\n' | grep -c ramdisk)" = 0
 ok "ramdisk: vfit's FIT verifies" "$VFIT" verify -f v.fit -k v.dtb
 # mkimage's FIT fails there (as on U-Boot HEAD), and both say why.
-cp control0.dtb m.dtb
+cp nosig.dtb m.dtb
 "$MKIMAGE" -F -k k1 -K m.dtb -r m.fit > /dev/null 2>&1
 status 1 "ramdisk: mkimage's FIT refused" "$VFIT" verify -f m.fit -k m.dtb
 contains "ramdisk: verify names the image left out" "$T/.out" \
