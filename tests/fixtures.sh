@@ -41,7 +41,7 @@
 #   -x PROPS       more properties (dts text) in every configuration signature
 fit_its() {
 	_d=fit _ac='#address-cells = <1>;' _h=sha256 _k=kernel.bin _l=0x80000 _f=board.dtb
-	_r= _i= _ii= _c= _s=- _p= _x=
+	_r='' _i='' _ii='' _c='' _s=- _p='' _x=''
 	OPTIND=1
 	while getopts d:nH:k:L:f:r:i:I:c:s:p:x: _o; do
 		case $_o in
@@ -149,6 +149,7 @@ fit_dtbs_its() {
 	}'
 }
 
+# shellcheck disable=SC2034 # HEAD_MKIMAGE, HEAD_CHECK, ANCHORS: for the caller
 anchors() {
 	ANCHORS=
 	for _a in ${VFIT_ANCHORS:+"$VFIT_ANCHORS"} "$ROOT/../shared/anchors" "$ROOT/../../shared/anchors"; do
@@ -156,7 +157,7 @@ anchors() {
 		[ -x "$_a/u-boot-head-mkimage" ] && : "${MKIMAGE_HEAD:=$_a/u-boot-head-mkimage}"
 		[ -x "$_a/u-boot-head-fit_check_sign" ] && : "${FIT_CHECK_SIGN_HEAD:=$_a/u-boot-head-fit_check_sign}"
 	done
-	HEAD_MKIMAGE= HEAD_CHECK=
+	HEAD_MKIMAGE='' HEAD_CHECK=''
 	[ -x "${MKIMAGE_HEAD:-}" ] && HEAD_MKIMAGE=$MKIMAGE_HEAD
 	[ -x "${FIT_CHECK_SIGN_HEAD:-}" ] && HEAD_CHECK=$FIT_CHECK_SIGN_HEAD
 	return 0
