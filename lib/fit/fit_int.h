@@ -173,6 +173,15 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img);
 enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img);
 
+/* vfit_control_check() that also hands out /signature (or -1): one lookup, not two. */
+enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag *diag,
+				   int *keys);
+
+/* vfit_key_load() for an algo the caller has already parsed into a. */
+enum vfit_result vfit_key_load_algo(const void *ctl, int key_node, const char *algo,
+				    int algo_len, const struct vfit_algo *a,
+				    struct vfit_pubkey *key);
+
 /* The RSA row's key loader and verifier (lib/fit/fit_rsa.c). */
 enum vfit_result vfit_rsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key);
 enum vfit_result vfit_rsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,

@@ -30,12 +30,14 @@ static bool policy_ok(const void *ctl, int node, const char *name, const char *o
 	return s && *s && vfit_in(s, ok);
 }
 
-enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag)
+enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag *diag,
+				   int *keys_out)
 {
 	static const char *const top[] = { "signature" };
 	unsigned int required = 0;
 	int keys, key;
 
+	*keys_out = -1;
 	if (vfit_fdt_walk(ctl, len, false, 0, diag))
 		return VFIT_ERR_CONTROL;
 	vfit_diag_set(diag, 0, NULL);
@@ -57,7 +59,15 @@ enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_dia
 		}
 	}
 	vfit_diag_set(diag, -1, NULL);
+	*keys_out = keys;
 	return VFIT_OK;
+}
+
+enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag)
+{
+	int keys;
+
+	return vfit_control_keys(ctl, len, diag, &keys);
 }
 
 enum vfit_required vfit_key_required(const void *ctl, int key_node)
@@ -122,16 +132,23 @@ static enum vfit_result serves(const void *ctl, int key_node, const char *algo, 
 	       VFIT_ERR_KEY_ALGO;
 }
 
+enum vfit_result vfit_key_load_algo(const void *ctl, int key_node, const char *algo,
+				    int algo_len, const struct vfit_algo *a,
+				    struct vfit_pubkey *key)
+{
+	enum vfit_result r = serves(ctl, key_node, algo, algo_len, a);
+
+	if (r)
+		return r;
+	key->algo = a->sig;
+	return a->sig->load(ctl, key_node, key);
+}
+
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
 			       struct vfit_pubkey *key)
 {
 	struct vfit_algo a;
 	enum vfit_result r = vfit_algo_parse(algo, algo_len, &a);
 
-	if (!r)
-		r = serves(ctl, key_node, algo, algo_len, &a);
-	if (r)
-		return r;
-	key->algo = a.sig;
-	return a.sig->load(ctl, key_node, key);
+	return r ? r : vfit_key_load_algo(ctl, key_node, algo, algo_len, &a, key);
 }
