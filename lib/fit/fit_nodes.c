@@ -245,11 +245,15 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 			incl = w > 0 || prev;
 			w = stack[--depth];
 			break;
-		case FDT_END:
+		default:
+			/*
+			 * FDT_END (9) here, not as a case: the jump table
+			 * then covers 1..4 instead of 1..9 (28 bytes of Thumb-2).
+			 */
+			if (tag != FDT_END)
+				return VFIT_ERR_FORMAT;
 			incl = true;
 			break;
-		default:
-			return VFIT_ERR_FORMAT;
 		}
 		if (incl && !prev) {
 			if (++regions > max_regions)
