@@ -33,8 +33,7 @@ const char *vfit_prop_str(const void *fdt, int node, const char *name)
 	return vfit_str(&v);
 }
 
-/* The index of name in list (NUL-separated, ended by an empty name), or -1. */
-static int index_in(const char *name, const char *list)
+int vfit_index(const char *name, const char *list)
 {
 	int i;
 
@@ -56,7 +55,7 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 		val = fdt_getprop_by_offset(fdt, prop, &name, &len);
 		if (!val)
 			continue;
-		i = index_in(name, names);
+		i = vfit_index(name, names);
 		if (i >= 0 && (unsigned int)i < n && !v[i].p) {
 			v[i].p = val;
 			v[i].len = len;
@@ -66,7 +65,7 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 
 bool vfit_in(const char *name, const char *list)
 {
-	return index_in(name, list) >= 0;
+	return vfit_index(name, list) >= 0;
 }
 
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix)

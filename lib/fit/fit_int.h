@@ -134,6 +134,8 @@ const char *vfit_str(const struct vfit_prop *v);
 const char *vfit_prop_str(const void *fdt, int node, const char *name);
 /* Whether name is one of list (NUL-separated names, ended by an empty one). */
 bool vfit_in(const char *name, const char *list);
+/* The index of name in such a list, or -1. */
+int vfit_index(const char *name, const char *list);
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 

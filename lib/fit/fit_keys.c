@@ -17,6 +17,10 @@
 
 #include "fit_int.h"
 
+/* The words of `required`, in the order of enum vfit_required from VFIT_REQ_CONF. */
+static const char required_words[] = "conf\0image\0";
+_Static_assert(VFIT_REQ_CONF == 1 && VFIT_REQ_IMAGE == 2, "required_words[] order");
+
 /* A property absent, or exactly one of the NUL-separated words in `ok`. */
 static bool policy_ok(const void *ctl, int node, const char *name, const char *ok)
 {
@@ -50,7 +54,7 @@ enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag
 		return VFIT_ERR_CONTROL;
 	fdt_for_each_subnode(key, ctl, keys) {
 		vfit_diag_set(diag, key, "required");
-		if (!policy_ok(ctl, key, "required", "conf\0image\0"))
+		if (!policy_ok(ctl, key, "required", required_words))
 			return VFIT_ERR_CONTROL;
 		/* The policy keeps one bit per required key. */
 		if (vfit_key_required(ctl, key) != VFIT_REQ_NONE && ++required > VFIT_MAX_KEYS) {
@@ -74,11 +78,8 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node)
 {
 	const char *req = vfit_prop_str(ctl, key_node, "required");
 
-	if (!req)
-		return VFIT_REQ_NONE;
-	if (!strcmp(req, "conf"))
-		return VFIT_REQ_CONF;
-	return !strcmp(req, "image") ? VFIT_REQ_IMAGE : VFIT_REQ_NONE;
+	/* Not one of the words (or absent): -1 + 1, VFIT_REQ_NONE. */
+	return req ? (enum vfit_required)(vfit_index(req, required_words) + 1) : VFIT_REQ_NONE;
 }
 
 #if VFIT_HAVE_ECDSA

@@ -100,13 +100,14 @@ static enum vfit_result padding(const struct vfit_prop *v, const struct vfit_sig
 				enum vfit_padding *pad)
 {
 	const char *s = vfit_str(v);
+	int i = s ? vfit_index(s, "pkcs-1.5\0pss\0") : -1;
 
 	*pad = VFIT_PAD_PKCS1;
-	if (!v->p || (s && !strcmp(s, "pkcs-1.5")))
+	if (!v->p || i == 0)
 		return VFIT_OK;
 	*pad = VFIT_PAD_PSS;
-	return s && !strcmp(s, "pss") && VFIT_HAVE_RSA_PSS && sig->kind == VFIT_SIG_RSA ?
-	       VFIT_OK : VFIT_ERR_UNSUPPORTED;
+	return i == 1 && VFIT_HAVE_RSA_PSS && sig->kind == VFIT_SIG_RSA ? VFIT_OK :
+	       VFIT_ERR_UNSUPPORTED;
 }
 
 /* One signature node with one key: algo, key, digest, padding, signature. */
