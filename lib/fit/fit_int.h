@@ -139,6 +139,9 @@ int vfit_index(const char *name, const char *list);
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 
+/* The index of s in refs->name[], or -1. */
+int vfit_ref_index(const struct vfit_conf_refs *refs, const char *s);
+
 /*
  * Structure walk of fit-format.md §6.2 / §7 on fdt[0..len).  fit_rules
  * adds the FIT rules (no '@' unless VFIT_FIT_ALLOW_AT in flags, no '/',

@@ -81,12 +81,9 @@ static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmwa
 /* The resolved node of s, a string of one of the configuration's properties. */
 static int ref_node(const struct vfit_conf_refs *refs, const char *s)
 {
-	unsigned int i;
+	int i = vfit_ref_index(refs, s);
 
-	for (i = 0; i < refs->n; i++)
-		if (!strcmp(refs->name[i], s))
-			return refs->node[i];
-	return -1;
+	return i < 0 ? -1 : refs->node[i];
 }
 
 /*
