@@ -362,16 +362,11 @@ static void mont_mul(struct mont *m, limb_t *out, const limb_t *a, const limb_t 
 }
 
 /* x = x^2 * R^-1 mod n (almost reduced). */
-#ifdef __OPTIMIZE_SIZE__
-/* sqr() is mul() there: one product routine shared, not a copy inlined as mont_sqr(). */
-#define mont_sqr(m, x) mont_mul(m, x, x, x)
-#else
 static void mont_sqr(struct mont *m, limb_t *x)
 {
 	sqr(m->t, x, m->nl);
 	redc(m, x);
 }
-#endif
 
 /*
  * -x^-1 mod 2^w for odd x.  y = x is an inverse mod 8 (odd squares are 1
