@@ -33,37 +33,39 @@ const char *vfit_prop_str(const void *fdt, int node, const char *name)
 	return vfit_str(&v);
 }
 
+int vfit_index(const char *name, const char *list)
+{
+	int i;
+
+	for (i = 0; *list; i++, list += strlen(list) + 1)
+		if (!strcmp(name, list))
+			return i;
+	return -1;
+}
+
 void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *v,
 		unsigned int n)
 {
-	const char *name, *want;
+	const char *name;
 	const void *val;
-	unsigned int i;
-	int prop, len;
+	int prop, len, i;
 
 	memset(v, 0, n * sizeof(*v));
 	fdt_for_each_property_offset(prop, fdt, node) {
 		val = fdt_getprop_by_offset(fdt, prop, &name, &len);
 		if (!val)
 			continue;
-		for (i = 0, want = names; i < n && *want; i++, want += strlen(want) + 1) {
-			if (!strcmp(name, want)) {
-				if (!v[i].p) {
-					v[i].p = val;
-					v[i].len = len;
-				}
-				break;
-			}
+		i = vfit_index(name, names);
+		if (i >= 0 && (unsigned int)i < n && !v[i].p) {
+			v[i].p = val;
+			v[i].len = len;
 		}
 	}
 }
 
 bool vfit_in(const char *name, const char *list)
 {
-	for (; *list; list += strlen(list) + 1)
-		if (!strcmp(name, list))
-			return true;
-	return false;
+	return vfit_index(name, list) >= 0;
 }
 
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix)

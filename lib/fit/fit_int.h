@@ -134,8 +134,13 @@ const char *vfit_str(const struct vfit_prop *v);
 const char *vfit_prop_str(const void *fdt, int node, const char *name);
 /* Whether name is one of list (NUL-separated names, ended by an empty one). */
 bool vfit_in(const char *name, const char *list);
+/* The index of name in such a list, or -1. */
+int vfit_index(const char *name, const char *list);
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
+
+/* The index of s in refs->name[], or -1. */
+int vfit_ref_index(const struct vfit_conf_refs *refs, const char *s);
 
 /*
  * Structure walk of fit-format.md §6.2 / §7 on fdt[0..len).  fit_rules
@@ -172,6 +177,15 @@ enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role
 /* Image data location with the bounds of fit-format.md §2.6 / §6.5, and image checks (§6.4). */
 enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img);
 enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img);
+
+/* vfit_control_check() that also hands out /signature (or -1): one lookup, not two. */
+enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag *diag,
+				   int *keys);
+
+/* vfit_key_load() for an algo the caller has already parsed into a. */
+enum vfit_result vfit_key_load_algo(const void *ctl, int key_node, const char *algo,
+				    int algo_len, const struct vfit_algo *a,
+				    struct vfit_pubkey *key);
 
 /* The RSA row's key loader and verifier (lib/fit/fit_rsa.c). */
 enum vfit_result vfit_rsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key);

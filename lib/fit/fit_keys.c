@@ -17,6 +17,10 @@
 
 #include "fit_int.h"
 
+/* The words of `required`, in the order of enum vfit_required from VFIT_REQ_CONF. */
+static const char required_words[] = "conf\0image\0";
+_Static_assert(VFIT_REQ_CONF == 1 && VFIT_REQ_IMAGE == 2, "required_words[] order");
+
 /* A property absent, or exactly one of the NUL-separated words in `ok`. */
 static bool policy_ok(const void *ctl, int node, const char *name, const char *ok)
 {
@@ -30,12 +34,14 @@ static bool policy_ok(const void *ctl, int node, const char *name, const char *o
 	return s && *s && vfit_in(s, ok);
 }
 
-enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag)
+enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag *diag,
+				   int *keys_out)
 {
 	static const char *const top[] = { "signature" };
 	unsigned int required = 0;
 	int keys, key;
 
+	*keys_out = -1;
 	if (vfit_fdt_walk(ctl, len, false, 0, diag))
 		return VFIT_ERR_CONTROL;
 	vfit_diag_set(diag, 0, NULL);
@@ -48,7 +54,7 @@ enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_dia
 		return VFIT_ERR_CONTROL;
 	fdt_for_each_subnode(key, ctl, keys) {
 		vfit_diag_set(diag, key, "required");
-		if (!policy_ok(ctl, key, "required", "conf\0image\0"))
+		if (!policy_ok(ctl, key, "required", required_words))
 			return VFIT_ERR_CONTROL;
 		/* The policy keeps one bit per required key. */
 		if (vfit_key_required(ctl, key) != VFIT_REQ_NONE && ++required > VFIT_MAX_KEYS) {
@@ -57,18 +63,23 @@ enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_dia
 		}
 	}
 	vfit_diag_set(diag, -1, NULL);
+	*keys_out = keys;
 	return VFIT_OK;
+}
+
+enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag)
+{
+	int keys;
+
+	return vfit_control_keys(ctl, len, diag, &keys);
 }
 
 enum vfit_required vfit_key_required(const void *ctl, int key_node)
 {
 	const char *req = vfit_prop_str(ctl, key_node, "required");
 
-	if (!req)
-		return VFIT_REQ_NONE;
-	if (!strcmp(req, "conf"))
-		return VFIT_REQ_CONF;
-	return !strcmp(req, "image") ? VFIT_REQ_IMAGE : VFIT_REQ_NONE;
+	/* Not one of the words (or absent): -1 + 1, VFIT_REQ_NONE. */
+	return req ? (enum vfit_required)(vfit_index(req, required_words) + 1) : VFIT_REQ_NONE;
 }
 
 #if VFIT_HAVE_ECDSA
@@ -122,16 +133,23 @@ static enum vfit_result serves(const void *ctl, int key_node, const char *algo, 
 	       VFIT_ERR_KEY_ALGO;
 }
 
+enum vfit_result vfit_key_load_algo(const void *ctl, int key_node, const char *algo,
+				    int algo_len, const struct vfit_algo *a,
+				    struct vfit_pubkey *key)
+{
+	enum vfit_result r = serves(ctl, key_node, algo, algo_len, a);
+
+	if (r)
+		return r;
+	key->algo = a->sig;
+	return a->sig->load(ctl, key_node, key);
+}
+
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
 			       struct vfit_pubkey *key)
 {
 	struct vfit_algo a;
 	enum vfit_result r = vfit_algo_parse(algo, algo_len, &a);
 
-	if (!r)
-		r = serves(ctl, key_node, algo, algo_len, &a);
-	if (r)
-		return r;
-	key->algo = a.sig;
-	return a.sig->load(ctl, key_node, key);
+	return r ? r : vfit_key_load_algo(ctl, key_node, algo, algo_len, &a, key);
 }

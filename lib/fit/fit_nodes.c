@@ -25,14 +25,14 @@ static enum vfit_result add(struct vfit_node_list *list, int node, struct vfit_d
 	return VFIT_OK;
 }
 
-static bool known(const struct vfit_conf_refs *refs, const char *s)
+int vfit_ref_index(const struct vfit_conf_refs *refs, const char *s)
 {
 	unsigned int i;
 
 	for (i = 0; i < refs->n; i++)
 		if (!strcmp(refs->name[i], s))
-			return true;
-	return false;
+			return (int)i;
+	return -1;
 }
 
 enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs *refs,
@@ -52,7 +52,7 @@ enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs
 		if (len < 1 || val[len - 1])
 			continue;
 		for (s = val; s < val + len; s += strlen(s) + 1) {
-			if (!*s || known(refs, s))
+			if (!*s || vfit_ref_index(refs, s) >= 0)
 				continue;
 			if (refs->n == VFIT_MAX_CONF_REFS) {
 				vfit_diag_set(diag, conf, name);
@@ -245,11 +245,15 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 			incl = w > 0 || prev;
 			w = stack[--depth];
 			break;
-		case FDT_END:
+		default:
+			/*
+			 * FDT_END (9) here, not as a case: the jump table
+			 * then covers 1..4 instead of 1..9 (28 bytes of Thumb-2).
+			 */
+			if (tag != FDT_END)
+				return VFIT_ERR_FORMAT;
 			incl = true;
 			break;
-		default:
-			return VFIT_ERR_FORMAT;
 		}
 		if (incl && !prev) {
 			if (++regions > max_regions)

@@ -100,13 +100,14 @@ static enum vfit_result padding(const struct vfit_prop *v, const struct vfit_sig
 				enum vfit_padding *pad)
 {
 	const char *s = vfit_str(v);
+	int i = s ? vfit_index(s, "pkcs-1.5\0pss\0") : -1;
 
 	*pad = VFIT_PAD_PKCS1;
-	if (!v->p || (s && !strcmp(s, "pkcs-1.5")))
+	if (!v->p || i == 0)
 		return VFIT_OK;
 	*pad = VFIT_PAD_PSS;
-	return s && !strcmp(s, "pss") && VFIT_HAVE_RSA_PSS && sig->kind == VFIT_SIG_RSA ?
-	       VFIT_OK : VFIT_ERR_UNSUPPORTED;
+	return i == 1 && VFIT_HAVE_RSA_PSS && sig->kind == VFIT_SIG_RSA ? VFIT_OK :
+	       VFIT_ERR_UNSUPPORTED;
 }
 
 /* One signature node with one key: algo, key, digest, padding, signature. */
@@ -134,7 +135,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	if (r)
 		return r;
 	vfit_at_prop(c, "value");
-	r = vfit_key_load(c->ctl, key, algo, sp[S_ALGO].len, &k);
+	r = vfit_key_load_algo(c->ctl, key, algo, sp[S_ALGO].len, &a, &k);
 	if (r)
 		return r;
 	vfit_at(c, sig, c->img ? NULL : "hashed-strings", false);
@@ -184,6 +185,8 @@ static void failed(struct failure *f, const struct vfit_ctx *c, enum vfit_result
 static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required role, bool any,
 				uint32_t *sat, struct failure fail[2])
 {
+	/* Record-only passes exist for the report alone: a minimal build never makes one. */
+	const bool enforce = !VFIT_REPORT || role != VFIT_REQ_NONE;
 	enum vfit_result r, seen;
 	unsigned int nsigs = 0;
 	int sig, key, ok;
@@ -203,14 +206,14 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 		/* On a negative parent, fdt_first_subnode() would yield the root. */
 		for (key = c->keys < 0 ? -1 : fdt_first_subnode(c->ctl, c->keys); key >= 0;
 		     key = fdt_next_subnode(c->ctl, key)) {
-			if (role && vfit_key_required(c->ctl, key) != role)
+			if (enforce && vfit_key_required(c->ctl, key) != role)
 				continue;
-			if (role && (*sat & bit)) {
+			if (enforce && (*sat & bit)) {
 				bit <<= 1;
 				continue;
 			}
 			r = sig_try(c, sig, key);
-			if (role) {
+			if (enforce) {
 				vfit_record(c, c->img ? VFIT_CHECK_IMAGE_SIG : VFIT_CHECK_CONF_SIG, r,
 					    sig, key);
 				if (r) {
@@ -232,7 +235,7 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 				}
 			}
 		}
-		if (!role)
+		if (!enforce)
 			vfit_record(c, VFIT_CHECK_IMAGE_SIG, seen, sig, ok);
 	}
 	return VFIT_OK;

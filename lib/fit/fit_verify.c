@@ -81,12 +81,9 @@ static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmwa
 /* The resolved node of s, a string of one of the configuration's properties. */
 static int ref_node(const struct vfit_conf_refs *refs, const char *s)
 {
-	unsigned int i;
+	int i = vfit_ref_index(refs, s);
 
-	for (i = 0; i < refs->n; i++)
-		if (!strcmp(refs->name[i], s))
-			return refs->node[i];
-	return -1;
+	return i < 0 ? -1 : refs->node[i];
 }
 
 /*
@@ -130,6 +127,9 @@ static enum vfit_result collect(struct vfit_ctx *c)
  * is located and verified once; the repeats share the result at the end,
  * so piling up references costs nothing.
  */
+#if defined(__GNUC__) && defined(__OPTIMIZE_SIZE__)
+__attribute__((noinline))
+#endif
 static unsigned int first_ref(const struct vfit_verify_result *res, unsigned int i)
 {
 	unsigned int j = 0;
@@ -189,15 +189,13 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 			    unsigned int flags)
 {
 	struct vfit_verify_result *res = c->res;
-	static const char *const top[] = { "signature" };
 	const char *mode;
 	enum vfit_result r;
 	unsigned int i;
 
 	vfit_at(c, -1, NULL, true);
-	if (vfit_control_check(c->ctl, ctl_len, &c->at))
+	if (vfit_control_keys(c->ctl, ctl_len, &c->at, &c->keys))
 		return VFIT_ERR_CONTROL;
-	vfit_subnodes(c->ctl, 0, top, 1, &c->keys, NULL);
 	vfit_at(c, -1, NULL, false);
 	r = conf_setup(c, conf_name);
 	if (r)

@@ -426,11 +426,13 @@ enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *
 {
 	struct mont m;
 	limb_t s[MAX_LIMBS], sr[MAX_LIMBS], acc[MAX_LIMBS];
-	uint64_t bit = (uint64_t)1 << 63;
+	unsigned int left = 64;         /* bits of e from its top one down */
+	uint64_t e;
 	enum vfit_result r;
 
 	if (!key || !key->modulus || !key->rr || !sig || !em)
 		return VFIT_ERR_PARAM;
+	e = key->exponent;
 	r = load_key(key, &m, sr, acc);
 	if (r != VFIT_OK)
 		return r;
@@ -449,12 +451,14 @@ enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *
 	load(s, sig, m.nl);
 	mont_mul(&m, sr, s, sr);
 	memcpy(acc, sr, m.nl * sizeof(limb_t));
-	while (!(key->exponent & bit))
-		bit >>= 1;
-	while (bit >>= 1) {
+	/* e's bits from the top, each shifted into bit 63 (e >= 3 has a top one). */
+	for (; !(e >> 63); e <<= 1)
+		left--;
+	while (--left) {
+		e <<= 1;
 		mont_sqr(&m, acc);
-		if (key->exponent & bit)
-			mont_mul(&m, acc, acc, bit > 1 ? sr : s);
+		if (e >> 63)
+			mont_mul(&m, acc, acc, left > 1 ? sr : s);
 	}
 	/* acc*s < R*n, so the result is < (R*n + R*n)/R = 2n: one subtraction. */
 	if (geq(acc, m.n, m.nl))
