@@ -26,13 +26,8 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	uint32_t off, size = 0;
 	char *buf;
 
-	if (file_len < sizeof(struct fdt_header) || fdt_check_header(file) ||
-	    fdt_totalsize(file) > file_len)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT", name);
-	r = fdt_check_full(file, fdt_totalsize(file));
-	if (r)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
-				    fdt_strerror(r));
+	if (vfit_fdt_valid(name, file, file_len, e))
+		return -1;
 	base = ((size_t)fdt_totalsize(file) + 3) & ~(size_t)3;
 	need = fdt_totalsize(file);
 	images = fdt_path_offset(file, "/images");

@@ -450,6 +450,26 @@ static int in_rw_layout(const void *fdt)
 	       fdt_off_dt_strings(fdt) == fdt_off_dt_struct(fdt) + fdt_size_dt_struct(fdt);
 }
 
+/*
+ * Every device tree read from a file passes here before libfdt walks it:
+ * libfdt's own fdt_check_full() loops forever on a property whose length
+ * wraps the offset (and dtc and fdtdump crash on it).
+ */
+int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_err *e)
+{
+	switch (vfit_fdt_check(fdt, len, NULL)) {
+	case VFIT_OK:
+		return 0;
+	case VFIT_ERR_TRUNCATED:
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT: shorter than its header says",
+				    file);
+	default:
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: malformed FDT: bad header, tag, nesting or property name",
+				    file);
+	}
+}
+
 int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
 		      const char *file, struct vfit_err *e)
 {
@@ -457,10 +477,10 @@ int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
 
 	b->buf = data;
 	b->cap = cap;
-	if (len < sizeof(struct fdt_header) || fdt_check_header(data) ||
-	    fdt_totalsize(data) > len || cap > INT32_MAX) {
+	if (cap > INT32_MAX || vfit_fdt_valid(file, data, len, e)) {
 		vfit_fdtbuf_free(b);
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT", file);
+		return cap > INT32_MAX ? vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB",
+						      file) : -1;
 	}
 	/*
 	 * dtc's and mkimage's outputs are already in read-write order: then

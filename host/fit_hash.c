@@ -120,12 +120,11 @@ static int check_confs(const char *name, const void *fit, const struct vfit_fit_
 
 int vfit_fit_precheck(const char *name, const void *fit, unsigned int flags, struct vfit_err *e)
 {
-	int images, r = fdt_check_full(fit, fdt_totalsize(fit));
 	struct vfit_fit_index *ix;
+	int images, r;
 
-	if (r)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
-				    fdt_strerror(r));
+	if (vfit_fdt_valid(name, fit, fdt_totalsize(fit), e))
+		return -1;
 	images = fdt_path_offset(fit, "/images");
 	if (check_nodes(name, fit, flags, e))
 		return -1;

@@ -9,7 +9,7 @@
  * hashed-strings, compatible strings, where external payloads are, the
  * anti-rollback index, and referenced images a signature leaves out.
  * Every property is read through libfdt's checked accessors after
- * fdt_check_full(), so a hostile FIT only prints oddly.
+ * vfit_fdt_check(), so a hostile FIT only prints oddly.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,7 +378,7 @@ int vfit_fit_sign_gap(const void *fit, size_t len, const char *sig_path, char *i
 	if (!isize || !psize)
 		return 0;
 	img[0] = prop[0] = 0;
-	if (len < sizeof(struct fdt_header) || fdt_check_full(fit, len))
+	if (vfit_fdt_check(fit, len, NULL))
 		return 0;
 	sig = fdt_path_offset(fit, sig_path);
 	conf = sig < 0 ? sig : fdt_parent_offset(fit, sig);
@@ -487,16 +487,14 @@ static void warn_at(const void *fit, const char *name)
 static int fit_list(struct lister *l, const char *name, size_t len, struct vfit_err *e)
 {
 	const void *fit = l->fit;
-	int images, confs, node, idx, r;
+	int images, confs, node, idx;
 	const char *v;
 
 	if (len < sizeof(struct fdt_header) || fdt_magic(fit) != FDT_MAGIC ||
 	    fdt_totalsize(fit) > len)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a FIT or legacy image", name);
-	r = fdt_check_full(fit, fdt_totalsize(fit));
-	if (r)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: malformed FDT: %s", name,
-				    fdt_strerror(r));
+	if (vfit_fdt_valid(name, fit, len, e))
+		return -1;
 	images = fdt_path_offset(fit, "/images");
 	if (images < 0)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a FIT (no /images)", name);

@@ -101,6 +101,8 @@ struct vfit_fdtbuf {
 	char *buf;
 	size_t cap;
 };
+/* vfit_fdt_check() of a device tree read from file, as one error line (status 1). */
+int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_err *e);
 /* Takes ownership of data (len bytes used, cap allocated); checks and lays it out. */
 int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
 		      const char *file, struct vfit_err *e);

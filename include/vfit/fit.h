@@ -45,6 +45,17 @@ struct vfit_diag {
 
 /* ---- structure ----------------------------------------------------------- */
 
+/*
+ * What libfdt's fdt_check_full() checks, in one linear pass and without
+ * its hang (a property length that wraps the offset back loops it
+ * forever): header and sizes within len, every tag valid and moving
+ * forward, property names inside the strings block and at most
+ * VFIT_PROP_NAME_MAX bytes, balanced nesting, one root.  For any device
+ * tree read from outside before libfdt walks it (VFIT_ERR_TRUNCATED,
+ * VFIT_ERR_FORMAT).  diag may be NULL.
+ */
+enum vfit_result vfit_fdt_check(const void *fdt, size_t len, struct vfit_diag *diag);
+
 /* Flags for vfit_fit_check(). */
 #define VFIT_FIT_ALLOW_AT 1u       /* '@' in node names: unsigned FITs on the host only */
 

@@ -169,7 +169,7 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsi
 		return VFIT_ERR_TRUNCATED;
 	if (fdt_magic(fdt) != FDT_MAGIC)
 		return VFIT_ERR_FORMAT;
-	if (fdt_totalsize(fdt) > VFIT_SIGNATURE_MAX_SIZE)
+	if (fit_rules && fdt_totalsize(fdt) > VFIT_SIGNATURE_MAX_SIZE)
 		return VFIT_ERR_TOO_LARGE;
 	if (fdt_totalsize(fdt) > len)
 		return VFIT_ERR_TRUNCATED;
@@ -178,8 +178,13 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsi
 		return VFIT_ERR_FORMAT;
 	st = (const uint8_t *)fdt + fdt_off_dt_struct(fdt);
 	for (;;) {
+		/*
+		 * A property length near 4 GiB wraps libfdt's next offset back
+		 * onto this tag (or before it): libfdt's own fdt_check_full()
+		 * then loops forever.  Every tag must move forward.
+		 */
 		tag = fdt_next_tag(fdt, off, &next);
-		if (next < 0 || (closed && tag != FDT_END))
+		if (next <= off || (closed && tag != FDT_END))
 			return VFIT_ERR_FORMAT;
 		switch (tag) {
 		case FDT_BEGIN_NODE:
@@ -239,6 +244,11 @@ enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
 		return VFIT_ERR_MISSING;
 	vfit_diag_set(diag, -1, NULL);
 	return VFIT_OK;
+}
+
+enum vfit_result vfit_fdt_check(const void *fdt, size_t len, struct vfit_diag *diag)
+{
+	return vfit_fdt_walk(fdt, len, false, 0, diag);
 }
 
 enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,

@@ -144,8 +144,8 @@ int vfit_ref_index(const struct vfit_conf_refs *refs, const char *s);
 
 /*
  * Structure walk of fit-format.md §6.2 / §7 on fdt[0..len).  fit_rules
- * adds the FIT rules (no '@' unless VFIT_FIT_ALLOW_AT in flags, no '/',
- * depth and path limits, FDT_END last).
+ * adds the FIT rules (the 256 MiB cap, no '@' unless VFIT_FIT_ALLOW_AT in
+ * flags, no '/', depth and path limits, FDT_END last).
  */
 enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
 			       struct vfit_diag *diag);

@@ -150,6 +150,23 @@ fails 1 "cipher node" "/images/kernel/cipher: encryption is not supported" "$VFI
 printf 'not a dtb' > junk.dtb
 fails 1 "bad -K dtb" "junk.dtb: not a valid FDT" "$VFIT" mkimage -f good.its -k keys -K junk.dtb x.fit
 fails 1 "-F on junk" "junk.dtb: not a valid FDT" "$VFIT" mkimage -F junk.dtb
+# A property length of 0xfffffff4 wraps libfdt's next-tag offset back onto
+# the tag: libfdt's fdt_check_full() loops forever on it, dtc and fdtdump
+# crash.  Every reader refuses it at once (timeout: a hang fails here).
+printf '/dts-v1/; / { description = "x"; timestamp = <1>; wrap = "ABCDEFG"; images { }; };' |
+	dtc -I dts -O dtb -o wrap.fit
+at=$(grep -abo ABCDEFG wrap.fit | cut -d: -f1)
+printf '\377\377\377\364' | dd of=wrap.fit bs=1 seek=$((at - 8)) conv=notrunc 2>/dev/null
+cp wrap.fit wrap.dtb
+fails 1 "-F on a wrapping length" "wrap.fit: malformed FDT" timeout 60 "$VFIT" mkimage -F wrap.fit
+fails 1 "-l of a wrapping length" "wrap.fit: malformed FDT" timeout 60 "$VFIT" mkimage -l wrap.fit
+fails 1 "-K with a wrapping length" "wrap.dtb: malformed FDT" \
+	timeout 60 "$VFIT" mkimage -f good.its -k keys -K wrap.dtb x.fit
+status 1 "info of a wrapping length" timeout 60 "$VFIT" info wrap.fit
+contains "info of a wrapping length: message" "$T/.out" "wrap.fit: malformed FDT"
+"$VFIT" mkimage -q -f good.its -k keys good.fit || exit 2
+status 1 "verify against a wrapping control DTB" timeout 60 "$VFIT" verify -f good.fit -k wrap.dtb
+contains "verify against a wrapping control DTB: message" "$T/.out" "malformed control FDT"
 # External-data properties outside /images are not image data.
 printf '/dts-v1/; / { description = "x"; timestamp = <1>; data-offset = <0>; data-size = <4>; };' |
 	dtc -I dts -O dtb -o noimg.fit

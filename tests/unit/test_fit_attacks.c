@@ -1464,6 +1464,44 @@ static void test_repeated_refs(void)
 	unload(&f);
 }
 
+/*
+ * A property length that wraps libfdt's next-tag offset back onto the tag
+ * (0xfffffff4: 4 + 8 + len == 0 mod 2^32) or before it: libfdt's own
+ * fdt_check_full() loops forever on it (found by fuzz_keys).  The walk
+ * must refuse it, in the FIT, in the control DTB and in vfit_fdt_check().
+ */
+static void set_len(uint8_t *fdt, int prop, uint32_t len)
+{
+	fdt32_st(fdt + fdt_off_dt_struct(fdt) + prop + 4, len);
+}
+
+static void test_wrapping_length(void)
+{
+	static const uint32_t lens[] = { 0xfffffff4, 0xfffffff0, 0xffffff00, 0x80000000 };
+	uint8_t ctl[4096];
+	unsigned int i;
+	struct fit f;
+	int prop;
+
+	CHECK(fuzz_ctl[CTL_CONF].len <= sizeof(ctl), "control DTB fits");
+	load(&f, "conf-sha256");
+	prop = fdt_first_property_offset(f.b, 0);
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		set_len(f.b, prop, lens[i]);
+		EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, NULL, NULL);
+		CHECK(vfit_fdt_check(f.b, f.len, NULL) == VFIT_ERR_FORMAT, "FIT, length %#x", lens[i]);
+
+		memcpy(ctl, fuzz_ctl[CTL_CONF].p, fuzz_ctl[CTL_CONF].len);
+		set_len(ctl, fdt_first_property_offset(ctl, fdt_subnode_offset(ctl, fdt_subnode_offset(
+				ctl, 0, "signature"), "key-dev")), lens[i]);
+		CHECK(vfit_control_check(ctl, fuzz_ctl[CTL_CONF].len, NULL) == VFIT_ERR_CONTROL,
+		      "control DTB, length %#x", lens[i]);
+		CHECK(vfit_fdt_check(ctl, fuzz_ctl[CTL_CONF].len, NULL) == VFIT_ERR_FORMAT,
+		      "control DTB, vfit_fdt_check, length %#x", lens[i]);
+	}
+	unload(&f);
+}
+
 int main(void)
 {
 	EVP_PKEY *dev = rsa_key(2048, 65537), *prod = rsa_key(2048, 65537);
@@ -1488,6 +1526,7 @@ int main(void)
 	test_no_keys_root();
 	test_prop_after_subnode();
 	test_repeated_refs();
+	test_wrapping_length();
 	EVP_PKEY_free(dev);
 	EVP_PKEY_free(prod);
 	return check_done();
