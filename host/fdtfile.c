@@ -461,8 +461,8 @@ int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_er
 	case VFIT_OK:
 		return 0;
 	case VFIT_ERR_TRUNCATED:
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT: shorter than its header says",
-				    file);
+		return vfit_err_set(e, VFIT_EXIT_REJECT,
+				    "%s: not a valid FDT: shorter than its header says", file);
 	default:
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "%s: malformed FDT: bad header, tag, nesting or property name",
@@ -477,10 +477,13 @@ int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
 
 	b->buf = data;
 	b->cap = cap;
-	if (cap > INT32_MAX || vfit_fdt_valid(file, data, len, e)) {
+	if (cap > INT32_MAX)
+		r = vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB", file);
+	else
+		r = vfit_fdt_valid(file, data, len, e);
+	if (r) {
 		vfit_fdtbuf_free(b);
-		return cap > INT32_MAX ? vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB",
-						      file) : -1;
+		return -1;
 	}
 	/*
 	 * dtc's and mkimage's outputs are already in read-write order: then
