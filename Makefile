@@ -100,14 +100,20 @@ ASAN_VARS = BUILD=$(BUILD)/asan CC=$(CLANG) OPT="-O1 -g" \
 unit-asan:
 	$(MAKE) --no-print-directory $(ASAN_VARS) unit
 
-# libFuzzer targets: the whole library rebuilt with clang and sanitizers.
-FUZZ_FLAGS = -std=c11 -g -O1 -Iinclude -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"' -fsanitize=fuzzer,address,undefined \
+# libFuzzer targets: the whole library rebuilt once with clang, coverage and
+# sanitizers, and linked into each target.
+FUZZ_FLAGS = -std=c11 -g -O1 -Iinclude -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"' \
              -fno-sanitize-recover=all
-FUZZ_DEPS = $(LIB_SRC) $(HOST_SRC) $(wildcard include/*/*.h lib/*.h lib/*/*.h host/*.h tests/fuzz/*.h)
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_DEPS) | $(DEPS_OK)
+FUZZ_OBJ  := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC) $(HOST_SRC))
+$(BUILD)/fuzz/obj/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(HOST_SRC) $(LDLIBS_HOST)
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) $(wildcard tests/fuzz/*.h) | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) \
+		$(LDLIBS_HOST)
 fuzz: $(FUZZ_BIN)
+.SECONDARY: $(FUZZ_OBJ)
 
 # Every layer (tests/README.md): the runner's self-test, unit tests (plain
 # and ASan+UBSan), CLI, interop, fuzz, freestanding and cross builds.  Fails
@@ -147,4 +153,4 @@ clean:
 # The bare-metal stage for QEMU virt (make qemu-boot ARCH=arm64|arm): its own block.
 include ports/qemu-virt/port.mk
 
--include $(patsubst %.o,%.d,$(LIB_OBJ) $(HOST_OBJ) $(SIM_OBJ) $(CLI_OBJ) $(UTIL_OBJ) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o))
+-include $(patsubst %.o,%.d,$(LIB_OBJ) $(HOST_OBJ) $(SIM_OBJ) $(CLI_OBJ) $(UTIL_OBJ) $(FUZZ_OBJ) $(UNIT_BIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.o))
