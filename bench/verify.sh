@@ -14,9 +14,7 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 VFIT=$BUILD/vfit
 . "$ROOT/tests/fixtures.sh"
 RUNS=${BENCH_RUNS:-5}
-T=$(mktemp -d "${TMPDIR:-/tmp}/vfit-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
+bench_dir
 
 now() { date +%s%N; }
 best() { # command...: best wall time in microseconds over $RUNS runs
