@@ -16,7 +16,7 @@ static const struct {
 	const char *help;
 } cmds[] = {
 	{ "mkimage", cmd_mkimage, "U-Boot mkimage: build and sign FITs, legacy images, scripts" },
-	{ "keygen", cmd_keygen, "make a key pair: -a rsa2048|rsa3072|rsa4096 -k DIR -n NAME" },
+	{ "keygen", cmd_keygen, "make a key pair: -a rsa2048|rsa3072|rsa4096|ecdsa256|ecdsa384 -k DIR -n NAME" },
 	{ "info", cmd_info, "list a FIT (with signature status) or a legacy image" },
 	{ "verify", cmd_verify, "verify a FIT against a control DTB: -f FIT -k DTB [-c CONF]" },
 	{ "boot", cmd_boot, "boot-flow simulator: --device DIR [boot|mark-good|update FIT|init|status]" },

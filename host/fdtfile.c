@@ -424,6 +424,15 @@ int vfit_fdt_prefix(const void *fdt, int node, const char *prefix)
 	return n && !strncmp(n, prefix, strlen(prefix));
 }
 
+int vfit_fdt_subnode(void *fdt, int parent, const char *name)
+{
+	int node = fdt_subnode_offset(fdt, parent, name);
+
+	if (node == -FDT_ERR_NOTFOUND)
+		node = fdt_add_subnode(fdt, parent, name);
+	return node;
+}
+
 size_t vfit_fdt_used(const void *fdt)
 {
 	return (size_t)fdt_off_dt_strings(fdt) + fdt_size_dt_strings(fdt);

@@ -281,18 +281,15 @@ static int find_marks(const void *fdt, struct bypass *b)
 int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
-	ssize_t r = 0;
+	ssize_t r;
 	uint8_t extra;
 
 	if (fd < 0)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
-	while (got < size && ((r = read(fd, dst + got, size - got)) > 0 || (r < 0 && errno == EINTR)))
-		got += r > 0 ? (size_t)r : 0;
-	if (got == size)
-		r = read(fd, &extra, 1);
+	/* Exactly size bytes, and nothing after them. */
+	r = vfit_read_full(fd, dst, size, 0) ? -1 : pread(fd, &extra, 1, (off_t)size);
 	close(fd);
-	if (got != size || r != 0)
+	if (r != 0)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: file changed while being read", path);
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 
-#include "vfit-host/host.h"
+#include "mkimage_int.h"
 
 /* Sizes the device library accepts (lib/rsa.c): a multiple of 64 bits. */
 #define RSA_MIN_BITS 1024
@@ -99,16 +99,6 @@ void vfit_rsa_pub_key(const struct vfit_rsa_pub *pub, struct vfit_rsa_key *key)
 	key->rr = pub->rr;
 }
 
-/* Finds or adds the subnode `name` of parent. */
-static int subnode(void *fdt, int parent, const char *name)
-{
-	int node = fdt_subnode_offset(fdt, parent, name);
-
-	if (node == -FDT_ERR_NOTFOUND)
-		node = fdt_add_subnode(fdt, parent, name);
-	return node;
-}
-
 /*
  * mkimage's sequence, one property at a time: libfdt inserts each new
  * property at the front of the node, so the blob ends up in reverse write
@@ -124,10 +114,10 @@ int vfit_rsa_keynode_write(void *fdt, const char *name, const struct vfit_rsa_pu
 
 	if (snprintf(node_name, sizeof(node_name), "key-%s", name) >= (int)sizeof(node_name))
 		return -FDT_ERR_BADVALUE;
-	sig = subnode(fdt, 0, "signature");
+	sig = vfit_fdt_subnode(fdt, 0, "signature");
 	if (sig < 0)
 		return sig;
-	node = subnode(fdt, sig, node_name);
+	node = vfit_fdt_subnode(fdt, sig, node_name);
 	if (node < 0)
 		return node;
 	err = fdt_setprop_string(fdt, node, "key-name-hint", name);

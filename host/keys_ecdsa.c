@@ -11,7 +11,7 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "vfit-host/host.h"
+#include "mkimage_int.h"
 
 int vfit_ecdsa_pkey_curve(const EVP_PKEY *pkey, enum vfit_ec_curve *curve, struct vfit_err *e)
 {
@@ -79,16 +79,6 @@ enum vfit_result vfit_ecdsa_pub_key(const struct vfit_ecdsa_pub *pub, struct vfi
 	return vfit_ecdsa_key_load(pub->curve, pub->x, pub->len, pub->y, pub->len, key);
 }
 
-/* Finds or adds the subnode `name` of parent. */
-static int subnode(void *fdt, int parent, const char *name)
-{
-	int node = fdt_subnode_offset(fdt, parent, name);
-
-	if (node == -FDT_ERR_NOTFOUND)
-		node = fdt_add_subnode(fdt, parent, name);
-	return node;
-}
-
 /*
  * U-Boot's write order, one property at a time (libfdt puts each new one
  * first, so the blob holds them in reverse): key-name-hint, ecdsa,curve,
@@ -103,10 +93,10 @@ int vfit_ecdsa_keynode_write(void *fdt, const char *name, const struct vfit_ecds
 
 	if (!algo && required)
 		return -FDT_ERR_BADVALUE;
-	sig = subnode(fdt, 0, "signature");
+	sig = vfit_fdt_subnode(fdt, 0, "signature");
 	if (sig < 0)
 		return sig;
-	node = subnode(fdt, sig, name);
+	node = vfit_fdt_subnode(fdt, sig, name);
 	if (node < 0)
 		return node;
 	if (algo)

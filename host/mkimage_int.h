@@ -117,6 +117,8 @@ const char *vfit_fdt_str(const void *fdt, int node, const char *name);
 int vfit_fdt_u32(const void *fdt, int node, const char *name, uint32_t *v);
 /* Whether node's name starts with prefix ("hash", "signature": mkimage's test). */
 int vfit_fdt_prefix(const void *fdt, int node, const char *prefix);
+/* Finds or adds the subnode `name` of parent (a node offset, or a libfdt error). */
+int vfit_fdt_subnode(void *fdt, int parent, const char *name);
 /* Bytes in use: end of the strings block (the packed size). */
 size_t vfit_fdt_used(const void *fdt);
 /* Sets totalsize to size (>= used), zero-filling the free space. */

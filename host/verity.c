@@ -154,19 +154,19 @@ static int setup(const void *fit, int node, int data_len, struct verity *v, stru
 static int store(struct vfit_fdtbuf *fit, int img, const struct verity *v, const uint8_t *tree,
 		 size_t tree_len, const uint8_t *root)
 {
-	const uint8_t *data = fdt_getprop(fit->buf, img, "data", NULL);
 	size_t total = v->data_len + tree_len;
-	uint8_t *all = malloc(total);
+	void *p;
 	int r, node;
 
-	if (!all || total > INT32_MAX) {
-		free(all);
+	if (total > INT32_MAX)
 		return -1;
-	}
-	memcpy(all, data, v->data_len);
-	memcpy(all + v->data_len, tree, tree_len);
-	r = vfit_fdt_setprop(fit, img, "data", all, total);
-	free(all);
+	/* Resized in place, libfdt keeps the data bytes: only the tree is written. */
+	while ((r = fdt_setprop_placeholder(fit->buf, img, "data", (int)total, &p)) ==
+	       -FDT_ERR_NOSPACE)
+		if (vfit_fdtbuf_reserve(fit, tree_len + 64))
+			return -1;
+	if (!r)
+		memcpy((uint8_t *)p + v->data_len, tree, tree_len);
 	/* The data grew: the dm-verity node after it moved. */
 	node = fdt_subnode_offset(fit->buf, img, "dm-verity");
 	r = r || node < 0;

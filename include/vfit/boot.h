@@ -310,7 +310,6 @@ enum vfit_boot_event_kind {
 
 /* Event flags. */
 #define VFIT_EVF_DEV 0x01         /* DEV_MODE: the switch is open */
-#define VFIT_EVF_USER 0x02        /* the stage was accepted through a user key */
 #define VFIT_EVF_USER_ORIGIN 0x04 /* KEYS/VERIFY: the keys' fdt was accepted through a user key */
 #define VFIT_EVF_USER_TRIED 0x08  /* FAIL VERIFY: the user keys were tried too (verdict user) */
 #define VFIT_EVF_COUNTER 0x10     /* ROLLBACK: the platform has a counter store */
