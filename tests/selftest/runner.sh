@@ -67,6 +67,15 @@ done
 for deny in hw other skip/y 'unit*'; do
 	VFIT_ALLOW_SKIP=$deny expect skip 1 "2 passed, 0 failed, 1 skipped"
 done
+# Unset, VFIT_ALLOW_SKIP allows the U-Boot HEAD comparisons (class anchor)
+# alone, so a clone with nothing beside it passes; set empty, nothing.
+stub anchorskip 'echo "SKIP anchor: no U-Boot HEAD tools"; echo "2 passed, 0 failed, 1 skipped"'
+saved=${VFIT_ALLOW_SKIP-unset}
+unset VFIT_ALLOW_SKIP
+expect anchorskip 0 "2 passed, 0 failed, 1 skipped"
+expect skip 1 "2 passed, 0 failed, 1 skipped"
+VFIT_ALLOW_SKIP= expect anchorskip 1 "2 passed, 0 failed, 1 skipped"
+[ "$saved" = unset ] || export VFIT_ALLOW_SKIP="$saved"
 
 # A whole layer that ran nothing because its build is missing.
 BUILD=$T/nobuild "$RUN" unit cli >"$T/nobuild.out" 2>&1
