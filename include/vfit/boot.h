@@ -435,6 +435,11 @@ struct vfit_boot_scratch {
 void vfit_boot_report_init(struct vfit_boot_report *r, struct vfit_boot_event *ev,
 			   unsigned int cap);
 
+/* Stamped with the ABI knobs (vfit/config.h): struct vfit_boot_scratch follows them. */
+#define vfit_boot VFIT_ABI(vfit_boot)
+#define vfit_boot_mark_good VFIT_ABI(vfit_boot_mark_good)
+#define vfit_boot_update VFIT_ABI(vfit_boot_update)
+
 /*
  * One power-on: selects a slot, verifies its chain stage by stage, loads
  * the final stage's images, and says what to start in *report.

@@ -105,7 +105,7 @@
 #define VFIT_MAX_CHECKS 48
 #endif
 /*
- * Distinct strings that one configuration's properties name (each may be
+ * [ABI] Distinct strings that one configuration's properties name (each may be
  * an image: fit-format.md §3.3).  A configuration naming more is refused
  * (VFIT_ERR_LIMIT) rather than scanned: resolving them costs a pass over
  * /images each way.
@@ -140,11 +140,27 @@
 
 /*
  * The ABI stamp: public entry points that take structs sized by [ABI]
- * knobs are really named e.g. vfit_verify_abi_16_48_1.
+ * knobs are really named e.g. vfit_verify_with_abi_16_48_1_32 (VFIT_MAX_IMAGES,
+ * VFIT_MAX_CHECKS, VFIT_REPORT, VFIT_MAX_CONF_REFS), so an application
+ * built with other values fails to link instead of handing the library a
+ * struct of another size.  Stamped: vfit_verify_with (vfit_verify inlines it),
+ * vfit_conf_refs, vfit_conf_list (fit.h), vfit_boot, vfit_boot_mark_good,
+ * vfit_boot_update (boot.h); tests/build/abi.sh links each with other knobs.
  */
-#define VFIT_ABI_PASTE_(name, i, c, r) name##_abi_##i##_##c##_##r
-#define VFIT_ABI_PASTE(name, i, c, r) VFIT_ABI_PASTE_(name, i, c, r)
-#define VFIT_ABI(name) VFIT_ABI_PASTE(name, VFIT_MAX_IMAGES, VFIT_MAX_CHECKS, VFIT_REPORT)
+#define VFIT_ABI_PASTE_(name, i, c, r, f) name##_abi_##i##_##c##_##r##_##f
+#define VFIT_ABI_PASTE(name, i, c, r, f) VFIT_ABI_PASTE_(name, i, c, r, f)
+#define VFIT_ABI(name) \
+	VFIT_ABI_PASTE(name, VFIT_MAX_IMAGES, VFIT_MAX_CHECKS, VFIT_REPORT, VFIT_MAX_CONF_REFS)
+
+/*
+ * A result the caller must look at (a failed check ignored is a verified
+ * boot bypassed): the compiler warns when it is dropped.
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define VFIT_MUST_CHECK __attribute__((warn_unused_result))
+#else
+#define VFIT_MUST_CHECK
+#endif
 
 #if VFIT_SIGNATURE_MAX_SIZE > 0x40000000
 #error "VFIT_SIGNATURE_MAX_SIZE above 1 GiB: external-data bounds use 32-bit sums"

@@ -49,6 +49,7 @@ size_t vfit_ecdsa_curve_bytes(enum vfit_ec_curve curve);
  * disabled curve is VFIT_ERR_UNSUPPORTED; NULL pointers VFIT_ERR_PARAM.
  * On any failure key->curve is VFIT_EC_NONE.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_ecdsa_key_load(enum vfit_ec_curve curve, const uint8_t *x, size_t xlen,
 				     const uint8_t *y, size_t ylen, struct vfit_ecdsa_key *key);
 
@@ -63,6 +64,7 @@ enum vfit_result vfit_ecdsa_key_load(enum vfit_ec_curve curve, const uint8_t *x,
  * loaded is VFIT_ERR_KEY, one whose curve is not built in
  * VFIT_ERR_UNSUPPORTED; NULL pointers are VFIT_ERR_PARAM.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_ecdsa_verify(const struct vfit_ecdsa_key *key, const uint8_t *digest,
 				   size_t digest_len, const uint8_t *sig, size_t sig_len);
 

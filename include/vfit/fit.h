@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "vfit/config.h"
+#include "vfit/crypto.h"
 #include "vfit/hash.h"
 #include "vfit/result.h"
 #include "vfit/sig.h"
@@ -54,6 +55,7 @@ struct vfit_diag {
  * tree read from outside before libfdt walks it (VFIT_ERR_TRUNCATED,
  * VFIT_ERR_FORMAT).  diag may be NULL.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_fdt_check(const void *fdt, size_t len, struct vfit_diag *diag);
 
 /* Flags for vfit_fit_check(). */
@@ -66,6 +68,7 @@ enum vfit_result vfit_fdt_check(const void *fdt, size_t len, struct vfit_diag *d
  * and path limits (§7), root description and timestamp, one /images.
  * diag may be NULL.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
 				struct vfit_diag *diag);
 
@@ -76,6 +79,7 @@ enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
  * would return the first while U-Boot's region walk, which works on
  * paths, covers both.  names must be distinct.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *names,
 			       unsigned int n, int *node, struct vfit_diag *diag);
 
@@ -92,7 +96,12 @@ struct vfit_conf_refs {
 	int node[VFIT_MAX_CONF_REFS];      /* resolved child of /images, or -1 */
 };
 
+/* Stamped with the ABI knobs (vfit/config.h): they take struct vfit_conf_refs. */
+#define vfit_conf_refs(...) VFIT_ABI(vfit_conf_refs)(__VA_ARGS__)
+#define vfit_conf_list VFIT_ABI(vfit_conf_list)
+
 /* Collects the strings of conf (node[] all -1); VFIT_ERR_LIMIT past VFIT_MAX_CONF_REFS. */
+VFIT_MUST_CHECK
 enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs *refs,
 				struct vfit_diag *diag);
 
@@ -107,6 +116,7 @@ struct vfit_node_list {
  * every resolved image, each with its hash*, cipher and dm-verity
  * children.  VFIT_ERR_NO_HASH names (diag) an image without hash nodes.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_conf_list(const void *fit, int conf, const struct vfit_conf_refs *refs,
 				struct vfit_node_list *list, struct vfit_diag *diag);
 
@@ -115,6 +125,7 @@ enum vfit_result vfit_conf_list(const void *fit, int conf, const struct vfit_con
  * vfit_conf_list(): the node list of the configuration at conf.
  * hashed-nodes is never read.  fit must have passed vfit_fit_check().
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_conf_nodes(const void *fit, int conf, struct vfit_node_list *list,
 				 struct vfit_diag *diag);
 
@@ -124,6 +135,7 @@ enum vfit_result vfit_conf_nodes(const void *fit, int conf, struct vfit_node_lis
  * first strings_len bytes of the strings block.  One pass over the
  * structure block.  fit must have passed vfit_fit_check().
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
 				  uint32_t strings_len, struct vfit_hash_ctx *ctx);
 
@@ -133,6 +145,7 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
  * just past its END_NODE (the host signer indexes the FIT once and signs
  * thousands of configurations without a full pass each).
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, const int32_t *end,
 				       struct vfit_hash_ctx *ctx);
@@ -154,6 +167,7 @@ enum vfit_required {
  * "conf" or "image", /signature's `required-mode` absent or exactly "any"
  * or "all", at most VFIT_MAX_KEYS required keys.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag);
 
 /* The `required` value of a key node of a control FDT that passed vfit_control_check(). */
@@ -169,6 +183,7 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node);
  * row's.  Then the row loads and checks the key's properties (an RSA key
  * points into ctl, an ECDSA key is a copy of its checked point).
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
 			       struct vfit_pubkey *key);
 
@@ -238,20 +253,34 @@ struct vfit_verify_result {
 #endif
 };
 
-#define vfit_verify VFIT_ABI(vfit_verify)
+#define vfit_verify_with VFIT_ABI(vfit_verify_with)
 
 /*
  * Verifies the FIT in fit[0..len) (len: the bytes actually loaded) against
  * the keys of the control FDT ctl[0..ctl_len), for configuration conf
  * (NULL: /configurations/default), with U-Boot HEAD's rules and stricter
- * bounds.  Fills *res; res->image[] is filled only when everything
- * verified (VFIT_OK).  When no key of the control FDT is required the
- * result is VFIT_ERR_UNENFORCED, unless flags has
- * VFIT_VERIFY_ALLOW_UNENFORCED (then VFIT_OK with res->unenforced set,
- * after hashes and optional signatures were checked as U-Boot does).
- * Pointers in *res point into fit or ctl; stack use is bounded (a few KiB).
+ * bounds, every hash and signature check through the crypto backend cr
+ * (vfit/crypto.h; NULL: VFIT_ERR_PARAM).  Fills *res and returns
+ * res->result; res->image[] is filled only when everything verified
+ * (VFIT_OK).  When no key of the control FDT is required the result is
+ * VFIT_ERR_UNENFORCED, unless flags has VFIT_VERIFY_ALLOW_UNENFORCED (then
+ * VFIT_OK with res->unenforced set, after hashes and optional signatures
+ * were checked as U-Boot does).  Pointers in *res point into fit or ctl;
+ * stack use is bounded (a few KiB).
  */
-enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
-			     const char *conf, unsigned int flags, struct vfit_verify_result *res);
+enum vfit_result vfit_verify_with(const struct vfit_crypto *cr, const void *fit, size_t len,
+				  const void *ctl, size_t ctl_len, const char *conf,
+				  unsigned int flags, struct vfit_verify_result *res);
+
+/*
+ * vfit_verify_with() on the default backend.  Inline, so a device that
+ * verifies through the default backend links no second entry point.
+ */
+static inline enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl,
+					   size_t ctl_len, const char *conf, unsigned int flags,
+					   struct vfit_verify_result *res)
+{
+	return vfit_verify_with(&vfit_crypto_default, fit, len, ctl, ctl_len, conf, flags, res);
+}
 
 #endif

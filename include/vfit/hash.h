@@ -107,6 +107,7 @@ struct vfit_hash_ctx {
 		struct vfit_sha1_ctx sha1;
 		struct vfit_sha256_ctx sha256;
 		struct vfit_sha512_ctx sha512;
+		void *backend;          /* a crypto backend's own state (vfit/crypto.h) */
 	} u;
 };
 

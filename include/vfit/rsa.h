@@ -33,6 +33,7 @@ struct vfit_rsa_key {
  * (VFIT_ERR_SIG_LENGTH) and sig < n (VFIT_ERR_SIG_RANGE, stricter than
  * U-Boot).  NULL pointers give VFIT_ERR_PARAM.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *sig,
 				 size_t sig_len, uint8_t *em);
 
@@ -41,6 +42,7 @@ enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *
  * whole.  hash: SHA-1/224/256/384/512 (VFIT_ERR_UNSUPPORTED otherwise or when
  * not built in); digest holds vfit_hash_size(hash) bytes.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit_hash hash,
 				       const uint8_t *digest, const uint8_t *sig,
 				       size_t sig_len);
@@ -49,6 +51,7 @@ enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit
  * RSASSA-PSS with MGF1(mgf_hash); salt_len exact, or VFIT_PSS_SALT_ANY.
  * VFIT_ERR_UNSUPPORTED when built with VFIT_HAVE_RSA_PSS=0.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_rsa_verify_pss(const struct vfit_rsa_key *key, enum vfit_hash hash,
 				     enum vfit_hash mgf_hash, int salt_len,
 				     const uint8_t *digest, const uint8_t *sig,

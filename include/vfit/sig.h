@@ -80,6 +80,7 @@ struct vfit_algo {
  * one string "<hash>,<algorithm>" with a signature hash and a row both
  * built in; VFIT_ERR_UNSUPPORTED otherwise.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo);
 
 /* The signature hashes (fit-format.md §3.2); the CRCs and MD5 are not. */

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libvfit: the device side of vfit.  Freestanding C11, no heap, no globals. */
+/*
+ * libvfit: the device side of vfit.  Freestanding C11, no heap, no globals.
+ * The documented API is what these headers declare; docs/api.list names
+ * every symbol the installed libvfit.a exports (tests/build/symbols.sh).
+ */
 #ifndef VFIT_H
 #define VFIT_H
 
@@ -8,6 +12,21 @@
 #include "vfit/hash.h"
 #include "vfit/rsa.h"
 #include "vfit/ecdsa.h"
+#include "vfit/crypto.h"
 #include "vfit/boot.h"
+
+/* The release these headers belong to (semantic versioning). */
+#define VFIT_VERSION_MAJOR 0
+#define VFIT_VERSION_MINOR 1
+#define VFIT_VERSION_PATCH 0
+/* One number to compare: (major << 16) | (minor << 8) | patch. */
+#define VFIT_VERSION_NUMBER \
+	((VFIT_VERSION_MAJOR << 16) | (VFIT_VERSION_MINOR << 8) | VFIT_VERSION_PATCH)
+
+/*
+ * The release of the library linked in, as VFIT_VERSION_NUMBER: compare it
+ * with the headers' when the library may be another build's.
+ */
+unsigned long vfit_version(void);
 
 #endif

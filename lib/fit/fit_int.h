@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/crypto.h"
 #include "vfit/fit.h"
 
 /*
@@ -26,6 +27,7 @@ struct vfit_digests {
 };
 
 struct vfit_ctx {
+	const struct vfit_crypto *cr;   /* every hash and signature check goes through it */
 	const uint8_t *fit;
 	size_t len;                     /* bytes loaded */
 	const void *ctl;
@@ -156,6 +158,11 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsi
  */
 enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
 			      struct vfit_diag *diag, int top[2]);
+
+/* vfit_conf_digest() feeding the message through update (a backend's). */
+enum vfit_result vfit_conf_digest_with(const void *fit, const struct vfit_node_list *list,
+				       uint32_t strings_len, struct vfit_hash_ctx *ctx,
+				       void (*update)(struct vfit_hash_ctx *, const void *, size_t));
 
 /*
  * The digest with h of what node covers, in *digest: with c->img set the

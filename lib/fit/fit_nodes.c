@@ -188,7 +188,8 @@ __attribute__((always_inline))
 #endif
 static inline enum vfit_result walk(const void *fit, const struct vfit_node_list *list,
 				   uint32_t strings_len, const int32_t *end,
-				   struct vfit_hash_ctx *ctx)
+				   struct vfit_hash_ctx *ctx,
+				   void (*update)(struct vfit_hash_ctx *, const void *, size_t))
 {
 	const uint8_t *st = (const uint8_t *)fit + fdt_off_dt_struct(fit);
 	uint8_t stack[VFIT_MAX_DEPTH + 1];
@@ -260,28 +261,35 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 				return VFIT_ERR_LIMIT;
 			start = off;
 		} else if (!incl && prev) {
-			vfit_hash_update(ctx, st + start, (size_t)(off - start));
+			update(ctx, st + start, (size_t)(off - start));
 		}
 		prev = incl;
 		if (tag == FDT_END)
 			break;
 		off = next;
 	}
-	vfit_hash_update(ctx, st + start, (size_t)(next - start));
-	vfit_hash_update(ctx, (const uint8_t *)fit + fdt_off_dt_strings(fit), strings_len);
+	update(ctx, st + start, (size_t)(next - start));
+	update(ctx, (const uint8_t *)fit + fdt_off_dt_strings(fit), strings_len);
 	return VFIT_OK;
 }
 
-/* Two entry points, so a device build (no end[]) links the walk without the skipping. */
+/* Separate entry points, so a device build (no end[]) links the walk without the skipping. */
 enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
 				  uint32_t strings_len, struct vfit_hash_ctx *ctx)
 {
-	return walk(fit, list, strings_len, NULL, ctx);
+	return walk(fit, list, strings_len, NULL, ctx, vfit_hash_update);
+}
+
+enum vfit_result vfit_conf_digest_with(const void *fit, const struct vfit_node_list *list,
+				       uint32_t strings_len, struct vfit_hash_ctx *ctx,
+				       void (*update)(struct vfit_hash_ctx *, const void *, size_t))
+{
+	return walk(fit, list, strings_len, NULL, ctx, update);
 }
 
 enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, const int32_t *end,
 				       struct vfit_hash_ctx *ctx)
 {
-	return walk(fit, list, strings_len, end, ctx);
+	return walk(fit, list, strings_len, end, ctx, vfit_hash_update);
 }

@@ -52,10 +52,10 @@ static enum vfit_result payload(struct vfit_ctx *c, int node, enum vfit_hash h,
 	}
 	if (d->valid >> h & 1)
 		return VFIT_OK;
-	if (vfit_hash_init(&ctx, h))
+	if (c->cr->hash_init(&ctx, h))
 		return VFIT_ERR_UNSUPPORTED;
-	vfit_hash_update(&ctx, c->img->data, c->img->size);
-	vfit_hash_final(&ctx, d->d + slot[h]);
+	c->cr->hash_update(&ctx, c->img->data, c->img->size);
+	c->cr->hash_final(&ctx, d->d + slot[h]);
 	d->valid |= (uint16_t)(1u << h);
 	return VFIT_OK;
 }
@@ -72,14 +72,16 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 	if (c->dnode == node && c->dhash == h)
 		return VFIT_OK;
 	c->dnode = -1;
-	if (vfit_hash_init(&ctx, h))
-		return VFIT_ERR_UNSUPPORTED;
 	/* Absent: no strings are hashed (and a mkimage signature will not match). */
 	if (hs->p && hs->len < 8)
 		return VFIT_ERR_HASHED_STRINGS;
-	r = vfit_conf_digest(c->fit, &c->list, hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0,
-			     &ctx);
-	vfit_hash_final(&ctx, c->digest);
+	/* Every started hash is finished: a backend may hold a handle until then. */
+	if (c->cr->hash_init(&ctx, h))
+		return VFIT_ERR_UNSUPPORTED;
+	r = vfit_conf_digest_with(c->fit, &c->list,
+				  hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0, &ctx,
+				  c->cr->hash_update);
+	c->cr->hash_final(&ctx, c->digest);
 	if (r == VFIT_ERR_LIMIT)
 		vfit_limit(&c->at, VFIT_LIMIT_REGIONS);
 	if (!r) {
@@ -145,7 +147,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	vfit_at(c, sig, "value", false);
 	if (!v->p || v->len < 1)
 		return VFIT_ERR_NO_SIGNATURE;
-	return a.sig->verify(&k, a.hash, pad, digest, v->p, (size_t)v->len);
+	return c->cr->sig_verify(&k, a.hash, pad, digest, v->p, (size_t)v->len);
 }
 
 /* A failed attempt of a required key: why, its policy bit; for reports, where and which key. */

@@ -15,38 +15,6 @@
 
 #include "fit_int.h"
 
-#if VFIT_REPORT
-/* A key's name for reports: its key-name-hint, else the node name. */
-static const char *key_name(const void *ctl, int key)
-{
-	const char *hint = vfit_prop_str(ctl, key, "key-name-hint");
-
-	return hint ? hint : fdt_get_name(ctl, key, NULL);
-}
-
-void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
-		 int key_node)
-{
-	struct vfit_verify_result *res = c->res;
-	struct vfit_check *k;
-
-	if (res->nchecks >= VFIT_MAX_CHECKS) {
-		res->checks_dropped++;
-		return;
-	}
-	k = &res->check[res->nchecks++];
-	k->kind = (uint8_t)kind;
-	k->required = kind == VFIT_CHECK_HASH || c->required;
-	k->image = c->img ? c->img->name : NULL;
-	k->result = r;
-	k->node = node;
-	k->key_node = key_node;
-	k->algo = vfit_prop_str(c->fit, node, "algo");
-	k->key_name = key_node >= 0 ? key_name(c->ctl, key_node) :
-		      kind == VFIT_CHECK_HASH ? NULL : vfit_prop_str(c->fit, node, "key-name-hint");
-}
-#endif
-
 /* The named configuration, else /configurations/default (fit-format.md §6.1). */
 static enum vfit_result select_conf(struct vfit_ctx *c, int confs, const char *name)
 {
@@ -245,8 +213,9 @@ static void report(struct vfit_verify_result *res, const struct vfit_ctx *c, con
 }
 #endif
 
-enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
-			     const char *conf, unsigned int flags, struct vfit_verify_result *res)
+enum vfit_result vfit_verify_with(const struct vfit_crypto *cr, const void *fit, size_t len,
+				  const void *ctl, size_t ctl_len, const char *conf,
+				  unsigned int flags, struct vfit_verify_result *res)
 {
 	struct vfit_ctx c;
 
@@ -258,9 +227,10 @@ enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_
 	res->err_key = -1;
 	res->err_node = -1;
 #endif
-	if (!fit || !ctl)
+	if (!fit || !ctl || !cr)
 		return res->result = VFIT_ERR_PARAM;
 	memset(&c, 0, sizeof(c));
+	c.cr = cr;
 	c.fit = fit;
 	c.len = len;
 	c.ctl = ctl;

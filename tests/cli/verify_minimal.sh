@@ -110,7 +110,7 @@ is "no reporting: a tampered FIT is still refused" 24 "$(./drvq bad.fit good.dtb
 # must not link (it would read the result struct at the wrong offsets).
 status 1 "mismatched VFIT_MAX_IMAGES does not link" cc -std=c11 -O2 -DVFIT_MAX_IMAGES=8 \
 	-I"$ROOT/include" -o drv8 drv.c "$BUILD/libvfit.a" -lfdt
-contains "the link error names the stamped entry point" "$T/.out" "undefined reference to .vfit_verify_abi_8_48_1"
+contains "the link error names the stamped entry point" "$T/.out" "undefined reference to .vfit_verify_with_abi_8_48_1_32"
 ok "matching knobs link" cc -std=c11 -O2 -I"$ROOT/include" -o drv16 drv.c "$BUILD/libvfit.a" -lfdt
 # The full build accepts them all.
 for n in pss sha1 sha512 crc crc16 big; do

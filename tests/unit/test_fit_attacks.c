@@ -363,7 +363,7 @@ static void test_clone(void)
 
 	load(&g, "conf-sha256");
 	conf = node(g.b, "/configurations/conf-1");
-	vfit_conf_nodes(g.b, conf, &list, NULL);
+	CHECK(vfit_conf_nodes(g.b, conf, &list, NULL) == VFIT_OK, "node list");
 	hs = fdt_getprop(g.b, node(g.b, "/configurations/conf-1/signature-1"), "hashed-strings",
 			 NULL);
 	s = fdt32_ld((const fdt32_t *)(hs + 4));
@@ -1269,7 +1269,8 @@ static void test_bleichenbacher(void)
 
 	key_node(ctl, "dev", k3, "sha256,rsa2048", "conf");
 	load(&f, "conf-sha256");
-	vfit_conf_nodes(f.b, node(f.b, "/configurations/conf-1"), &list, NULL);
+	CHECK(vfit_conf_nodes(f.b, node(f.b, "/configurations/conf-1"), &list, NULL) == VFIT_OK,
+	      "node list");
 	hs = fdt_getprop(f.b, node(f.b, "/configurations/conf-1/signature-1"), "hashed-strings",
 			 NULL);
 	digest_of(f.b, &list, fdt32_ld((const fdt32_t *)(hs + 4)), digest);
@@ -1287,8 +1288,9 @@ static void test_bleichenbacher(void)
 	FDT(fdt_setprop_inplace(f.b, node(f.b, "/configurations/conf-1/signature-1"), "value", s, 256));
 
 	/* The forgery is real: s^3 mod n carries the expected prefix... */
-	vfit_key_load(ctl, fdt_path_offset(ctl, "/signature/key-dev"), "sha256,rsa2048", 15, &key);
-	CHECK(vfit_rsa_public(&key.u.rsa, s, 256, out) == VFIT_OK && !memcmp(out, em, pre),
+	CHECK(vfit_key_load(ctl, fdt_path_offset(ctl, "/signature/key-dev"), "sha256,rsa2048", 15,
+			    &key) == VFIT_OK &&
+	      vfit_rsa_public(&key.u.rsa, s, 256, out) == VFIT_OK && !memcmp(out, em, pre),
 	      "e=3 forgery has a valid prefix");
 	/* ...and is refused. */
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_REQUIRED,

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The verifier's check records (struct vfit_verify_result.check[]), apart
+ * from the entry point so that the checks (fit_sig.c, fit_image.c) and the
+ * entry point (fit_verify.c) depend on it and never on each other.
+ */
+#include <libfdt.h>
+
+#include "fit_int.h"
+
+#if VFIT_REPORT
+/* A key's name for reports: its key-name-hint, else the node name. */
+static const char *key_name(const void *ctl, int key)
+{
+	const char *hint = vfit_prop_str(ctl, key, "key-name-hint");
+
+	return hint ? hint : fdt_get_name(ctl, key, NULL);
+}
+
+void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
+		 int key_node)
+{
+	struct vfit_verify_result *res = c->res;
+	struct vfit_check *k;
+
+	if (res->nchecks >= VFIT_MAX_CHECKS) {
+		res->checks_dropped++;
+		return;
+	}
+	k = &res->check[res->nchecks++];
+	k->kind = (uint8_t)kind;
+	k->required = kind == VFIT_CHECK_HASH || c->required;
+	k->image = c->img ? c->img->name : NULL;
+	k->result = r;
+	k->node = node;
+	k->key_node = key_node;
+	k->algo = vfit_prop_str(c->fit, node, "algo");
+	k->key_name = key_node >= 0 ? key_name(c->ctl, key_node) :
+		      kind == VFIT_CHECK_HASH ? NULL : vfit_prop_str(c->fit, node, "key-name-hint");
+}
+#endif
