@@ -3,6 +3,9 @@
 # `make size`, `make install PREFIX=...`, `make clean`.
 # BUILD selects the output directory, so parallel builds with other flags
 # (sanitizers, fuzzers) never share objects.
+# `make` and `make install` install nothing: scripts/check-build names what
+# is missing.  `make test`, `make demo` and `make qemu-boot` (the README's
+# set-up commands) first install the missing Debian packages (scripts/deps).
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
@@ -10,18 +13,30 @@ CC      ?= cc
 CLANG   ?= clang
 OPT     ?= -O2 -g
 SAN     ?=
-VERSION := 0.1.0
+# One version, in include/vfit/vfit.h.
+VERSION := $(shell sed -n 's/^\#define VFIT_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' \
+	include/vfit/vfit.h | paste -sd.)
 
 WARN     = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wvla -Wpointer-arith -Wcast-qual -Wundef
-CFLAGS_LIB  = -std=c11 $(WARN) $(OPT) $(SAN) -Iinclude -fno-common
+# Sections per function: the installed libvfit.a is one object (below), so
+# an application's --gc-sections still drops what it does not call.
+CFLAGS_LIB  = -std=c11 $(WARN) $(OPT) $(SAN) -Iinclude -fno-common \
+              -ffunction-sections -fdata-sections
 CFLAGS_HOST = $(CFLAGS_LIB) -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"'
-LDLIBS_HOST = -lssl -lcrypto -lfdt -lz -llz4
+LDLIBS_HOST = -lssl -lcrypto -lfdt
 # Only the simulator's counter stores (libvfit-sim) talk to a TPM.
-LDLIBS_SIM  = $(LDLIBS_HOST) $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc)
+LDLIBS_SIM  = $(LDLIBS_HOST) $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc 2>/dev/null)
+# zlib and liblz4 are the reference the tests and benches compare with.
+LDLIBS_TEST = $(LDLIBS_SIM) -lz -llz4
+# The tool links the installed (API-only) library; tests and benches the
+# internal one, whose every symbol stays global.
 HOST_LIBS   = $(BUILD)/libvfit-sim.a $(BUILD)/libvfit-host.a $(BUILD)/libvfit.a
+TEST_LIBS   = $(BUILD)/libvfit-sim.a $(BUILD)/libvfit-host.a $(BUILD)/libvfit-int.a
 
-LIB_SRC   := $(sort $(wildcard lib/*.c lib/*/*.c))
+# The device library's sources, per capability: lib.mk (for other builds too).
+include lib.mk
+LIB_SRC   := $(VFIT_SRC)
 HOST_SRC  := $(sort $(wildcard host/*.c))
 SIM_SRC   := $(sort $(wildcard host/boot/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
@@ -39,31 +54,50 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 FUZZ_BIN  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
-DEPS_OK := $(BUILD)/.deps-ok
+BUILD_OK := $(BUILD)/.build-ok
 
 .PHONY: all deps test unit unit-asan demo bench size install clean fuzz check-freestanding
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/vfit $(BUILD)/libvfit.a $(BUILD)/libvfit-host.a $(BUILD)/libvfit-sim.a
+all: $(BUILD)/vfit $(BUILD)/libvfit.a $(BUILD)/libvfit-int.a $(BUILD)/libvfit-host.a \
+     $(BUILD)/libvfit-sim.a
 
-# Install what is missing (scripts/deps is a no-op when all is there).
-$(DEPS_OK): scripts/deps
-	@scripts/deps
-	@mkdir -p $(@D) && touch $@
+# The set-up goals install what is missing first (scripts/deps is a no-op
+# when all is there), before make reads further; nothing else installs.
+ifneq ($(filter test demo qemu-boot,$(MAKECMDGOALS)),)
+ifneq ($(shell scripts/deps >&2; echo $$?),0)
+$(error scripts/deps failed)
+endif
+endif
 deps:
 	@scripts/deps
 
-$(BUILD)/lib/%.o: lib/%.c | $(DEPS_OK)
+# A compiler, OpenSSL, libfdt and tpm2-tss, or a clear list of what is missing.
+$(BUILD_OK): scripts/check-build
+	@scripts/check-build "$(CC)" sim
+	@mkdir -p $(@D) && touch $@
+
+$(BUILD)/lib/%.o: lib/%.c | $(BUILD_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_LIB) -MMD -MP -c -o $@ $<
 
-$(BUILD)/%.o: %.c | $(DEPS_OK)
+$(BUILD)/%.o: %.c | $(BUILD_OK)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_HOST) -MMD -MP -c -o $@ $<
 
-$(BUILD)/libvfit.a: $(LIB_OBJ)
+# Every object of lib/, each symbol global: what the tests and fuzzers link.
+$(BUILD)/libvfit-int.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# The installed library: lib/ linked into one object in which only the
+# documented API (lib/api.list, tests/build/symbols.sh) stays global.
+$(BUILD)/libvfit.a: $(LIB_OBJ) lib/api.list
+	@rm -f $@
+	$(CC) -r -nostdlib -o $(BUILD)/libvfit.o $(LIB_OBJ)
+	sed -n 's/^\(vfit_[A-Za-z0-9_]*\).*/\1/p' lib/api.list > $(BUILD)/api.keep
+	objcopy --keep-global-symbols=$(BUILD)/api.keep $(BUILD)/libvfit.o
+	ar rcs $@ $(BUILD)/libvfit.o
 
 $(BUILD)/libvfit-host.a: $(HOST_OBJ)
 	@rm -f $@
@@ -77,15 +111,15 @@ $(BUILD)/vfit: $(CLI_OBJ) $(HOST_LIBS)
 	$(CC) $(OPT) $(SAN) -o $@ $(CLI_OBJ) $(HOST_LIBS) $(LDLIBS_SIM)
 	@ln -sf vfit $(BUILD)/mkimage
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UTIL_OBJ) $(HOST_LIBS)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UTIL_OBJ) $(TEST_LIBS)
 	@mkdir -p $(@D)
-	$(CC) $(OPT) $(SAN) -o $@ $< $(UTIL_OBJ) $(HOST_LIBS) $(LDLIBS_SIM) $(TEST_LDFLAGS)
+	$(CC) $(OPT) $(SAN) -o $@ $< $(UTIL_OBJ) $(TEST_LIBS) $(LDLIBS_TEST) $(TEST_LDFLAGS)
 
 # test_fit_scale counts the bytes the verifier hashes.
 $(BUILD)/tests/test_fit_scale: TEST_LDFLAGS = -Wl,--wrap=vfit_hash_update
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(HOST_LIBS)
-	$(CC) $(OPT) -o $@ $< $(HOST_LIBS) $(LDLIBS_SIM)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(TEST_LIBS)
+	$(CC) $(OPT) -o $@ $< $(TEST_LIBS) $(LDLIBS_TEST)
 
 # The test objects are intermediate files of the pattern rule above; keep
 # them, or make deletes them at the end and `make test` would not end with
@@ -105,10 +139,10 @@ unit-asan:
 FUZZ_FLAGS = -std=c11 -g -O1 -Iinclude -D_GNU_SOURCE -DVFIT_VERSION='"$(VERSION)"' \
              -fno-sanitize-recover=all
 FUZZ_OBJ  := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRC) $(HOST_SRC))
-$(BUILD)/fuzz/obj/%.o: %.c | $(DEPS_OK)
+$(BUILD)/fuzz/obj/%.o: %.c | $(BUILD_OK)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c -o $@ $<
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) $(wildcard tests/fuzz/*.h) | $(DEPS_OK)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ) $(wildcard tests/fuzz/*.h) | $(BUILD_OK)
 	@mkdir -p $(@D)
 	$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_OBJ) \
 		$(LDLIBS_HOST)
@@ -127,11 +161,11 @@ demo: all
 bench: all $(BENCH_BIN)
 	BUILD=$(BUILD) bench/run
 
-size: | $(DEPS_OK)
+size:
 	@scripts/deps size
 	BUILD=$(BUILD) scripts/size
 
-check-freestanding: | $(DEPS_OK)
+check-freestanding:
 	tests/build/freestanding.sh
 
 install: all

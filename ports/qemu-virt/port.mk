@@ -58,9 +58,9 @@ $(QEMU_DIR)/keys/%.key: | $(BUILD)/vfit
 # $(1): arm64 or arm
 define QV_ARCH
 QV_ROOT_$(1) := $(QEMU_DIR)/root-$(1)
-QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(LIB_SRC:.c=.o) $(QV_COMMON:.c=.o) \
+QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(VFIT_SRC:.c=.o) $(QV_COMMON:.c=.o) \
 	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o $(QV)/rom_keys.o \
-	$(if $(filter arm,$(1)),lib/hash/sha256_armv7.o))
+	$(if $(filter arm,$(1)),$(VFIT_SRC_ARMV7:.S=.o)))
 
 $(QEMU_DIR)/$(1)/obj/%.o: %.c $(QV)/port.mk $(wildcard $(QV)/include/*.h) | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)

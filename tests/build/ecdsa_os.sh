@@ -15,7 +15,7 @@ export VFIT_VECTORS
 flags="-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 	-Wvla -Wpointer-arith -Wcast-qual -Wundef -Os -Iinclude -D_GNU_SOURCE"
 BUILD=${BUILD:-build}
-host="lib/result.c tests/unit/check.c tests/unit/json.c $BUILD/libvfit-host.a $BUILD/libvfit.a
+host="lib/result.c tests/unit/check.c tests/unit/json.c $BUILD/libvfit-host.a $BUILD/libvfit-int.a
 	-lfdt -lcrypto"
 
 # name test-source extra-flags (test_ecdsa_limb32 brings lib/ecdsa itself)

@@ -18,12 +18,12 @@ flags="-std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-pro
 libs="lib/hash/*.c"
 BUILD=${BUILD:-build}
 rsa="lib/rsa/*.c lib/result.c tests/unit/json.c
-	$BUILD/libvfit-host.a $BUILD/libvfit.a -lfdt"
+	$BUILD/libvfit-host.a $BUILD/libvfit-int.a -lfdt"
 
 for t in test_sha test_crc32 test_crc16 test_md5 test_rsa test_rsa_vectors test_rsa_limb32; do
 	case $t in
 	test_rsa_limb32) extra="lib/rsa/rsa_pkcs1.c lib/rsa/rsa_pss.c lib/result.c tests/unit/json.c
-		$BUILD/libvfit-host.a $BUILD/libvfit.a -lfdt" ;;
+		$BUILD/libvfit-host.a $BUILD/libvfit-int.a -lfdt" ;;
 	test_rsa*) extra=$rsa ;;
 	*) extra= ;;
 	esac
