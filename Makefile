@@ -72,10 +72,15 @@ endif
 deps:
 	@scripts/deps
 
-# A compiler, OpenSSL, libfdt and tpm2-tss, or a clear list of what is missing.
+# A compiler, OpenSSL and libfdt (and tpm2-tss for libvfit-sim), or a clear
+# list of what is missing.
 $(BUILD_OK): scripts/check-build
+	@scripts/check-build "$(CC)"
+	@mkdir -p $(@D) && touch $@
+$(BUILD)/.sim-ok: scripts/check-build
 	@scripts/check-build "$(CC)" sim
 	@mkdir -p $(@D) && touch $@
+$(SIM_OBJ): | $(BUILD)/.sim-ok
 
 $(BUILD)/lib/%.o: lib/%.c | $(BUILD_OK)
 	@mkdir -p $(@D)
