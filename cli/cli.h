@@ -9,5 +9,6 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
 
 #endif
