@@ -112,6 +112,11 @@ int vfit_audit_sig_ok(const void *fit, size_t len, int sig, int conf, const void
 	int alen, vlen, plen;
 
 	why[0] = 0;
+	/* The node list and region walk rely on the format check (any FIT reaches here). */
+	if (vfit_fit_check(fit, len, VFIT_FIT_ALLOW_AT, NULL)) {
+		snprintf(why, wsize, "Bad FIT format");
+		return -1;
+	}
 	algo = fdt_getprop(fit, sig, "algo", &alen);
 	if (!algo || vfit_algo_parse(algo, alen, &al)) {
 		snprintf(why, wsize, "Unknown signature algorithm");
