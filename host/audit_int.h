@@ -21,6 +21,13 @@ enum vfit_audit_rule {
 int vfit_audit_sig_ok(const void *fit, size_t len, int sig, int conf, const void *ctl,
 		      int key, enum vfit_audit_rule rule, char *why, size_t wsize);
 
+/* A U-Boot build as the verdicts model it. */
+struct vfit_audit_uboot {
+	enum vfit_audit_rule rule;  /* node list of configuration signatures */
+	int ext_bounds;             /* HEAD's external-data bounds (2026.10 cycle) */
+	int rsa_pkcs1_only;         /* a device build without PSS or ECDSA drivers */
+};
+
 /* U-Boot's reading of a key's `required` (strcmp of the first string): enum vfit_required. */
 int vfit_audit_required(const void *ctl, int key);
 

@@ -16,7 +16,8 @@ const char *vfit_audit_sev_name(enum vfit_audit_sev s)
 
 const char *vfit_audit_verifier_name(enum vfit_audit_verifier v)
 {
-	static const char *const names[] = { "vfit", "U-Boot HEAD", "U-Boot 2023.01" };
+	static const char *const names[] = { "vfit", "U-Boot HEAD", "U-Boot 2023.01",
+					     "Debian 12 U-Boot" };
 
 	return (unsigned int)v < VFIT_AUDIT_NVERIFIERS ? names[v] : "?";
 }
@@ -28,19 +29,20 @@ void vfit_audit_print(FILE *f, const struct vfit_audit *a)
 	fprintf(f, "vfit audit: %s%s%s%s\n", a->file, a->ctl_file ? " against " : "",
 		a->ctl_file ? a->ctl_file : "", a->from_its ? " (source, before signing)" : "");
 	if (a->have_verdicts && a->nconf) {
-		fprintf(f, "\n%-24s %-10s %-12s %-14s\n", "configuration", "vfit", "U-Boot HEAD",
-			"U-Boot 2023.01");
+		fprintf(f, "\n%-24s %-10s %-12s %-15s %s\n", "configuration", "vfit", "U-Boot HEAD",
+			"U-Boot 2023.01", "Debian 12 U-Boot");
 		for (i = 0; i < a->nconf; i++) {
 			const struct vfit_audit_conf *c = &a->conf[i];
 			char name[160];
 
 			snprintf(name, sizeof(name), "%s%s", c->name, c->is_default ? " (default)" : "");
-			fprintf(f, "%-24s %-10s %-12s %-14s\n", name,
+			fprintf(f, "%-24s %-10s %-12s %-15s %s\n", name,
 				c->verdict[0].accept ? "boots" : "REFUSED",
 				c->verdict[1].accept ? "boots" : "REFUSED",
-				c->verdict[2].accept ? "boots" : "REFUSED");
+				c->verdict[2].accept ? "boots" : "REFUSED",
+				c->verdict[3].accept ? "boots" : "REFUSED");
 			for (v = 0; v < VFIT_AUDIT_NVERIFIERS; v++)
-				fprintf(f, "    %-15s %s\n", vfit_audit_verifier_name(v),
+				fprintf(f, "    %-17s %s\n", vfit_audit_verifier_name(v),
 					c->verdict[v].why);
 		}
 	}
@@ -80,7 +82,8 @@ static void js(FILE *f, const char *s)
 
 void vfit_audit_json(FILE *f, const struct vfit_audit *a)
 {
-	static const char *const keys[] = { "vfit", "u-boot-head", "u-boot-2023.01" };
+	static const char *const keys[] = { "vfit", "u-boot-head", "u-boot-2023.01",
+					    "debian-12-u-boot" };
 	int i, v;
 
 	fputs("{\"file\":", f);

@@ -252,15 +252,16 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		const struct vfit_audit_conf *c = &a->conf[i];
 
 		if (a->have_verdicts)
-			snprintf(detail, sizeof(detail), "vfit %s | HEAD %s | 2023.01 %s",
-				 c->verdict[0].accept ? "boots" : "NO", c->verdict[1].accept ? "boots" :
-				 "NO", c->verdict[2].accept ? "boots" : "NO");
+			snprintf(detail, sizeof(detail), "boots: vfit%c HEAD%c 2023.01%c Debian%c",
+				 c->verdict[0].accept ? '+' : '-', c->verdict[1].accept ? '+' : '-',
+				 c->verdict[2].accept ? '+' : '-', c->verdict[3].accept ? '+' : '-');
 		else
 			snprintf(detail, sizeof(detail), "%s", short_prot(c->prot));
-		snprintf(title, sizeof(title), "configuration %s%s: %s%s%s", c->name,
+		snprintf(title, sizeof(title), "configuration %s%s: %s%s; %s", c->name,
 			 c->is_default ? " (default)" : "", short_prot(c->prot),
 			 c->prot >= VFIT_PROT_HASH ? "; attacker-controlled: which images boot" : "",
-			 a->have_verdicts ? "" : "");
+			 a->have_verdicts ? "boots (+) or refused (-) by vfit, U-Boot HEAD, U-Boot "
+			 "2023.01, Debian 12's U-Boot" : "source: not signed yet");
 		box(f, "node conf", at(0, i), c->name, detail, c->prot >= VFIT_PROT_HASH, title);
 	}
 	for (i = 0; i < a->nimg; i++) {

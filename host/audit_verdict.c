@@ -232,13 +232,33 @@ static int hashes_ok(const void *fit, size_t len, int img, int head, char *why, 
 	return 0;
 }
 
-/* U-Boot's verdict on configuration c under rule (HEAD or 2023.01). */
+/* A signature node the build can check at all (Debian's device build: PKCS#1 v1.5 RSA only). */
+static int build_has(const struct vfit_audit_uboot *u, const void *fit, int sig, char *why,
+		     size_t wsize)
+{
+	const char *algo = vfit_fdt_str(fit, sig, "algo"), *pad = vfit_fdt_str(fit, sig, "padding");
+
+	if (!u->rsa_pkcs1_only)
+		return 1;
+	if (algo && strstr(algo, ",ecdsa")) {
+		snprintf(why, wsize, "no ECDSA driver in this build");
+		return 0;
+	}
+	if (pad && !strcmp(pad, "pss")) {
+		snprintf(why, wsize, "no RSASSA-PSS in this build");
+		return 0;
+	}
+	return 1;
+}
+
+/* U-Boot's verdict on configuration c for the build u. */
 static void uboot(const struct vfit_audit *a, const struct vfit_audit_conf *c, const void *fit,
-		  size_t len, const void *ctl, enum vfit_audit_rule rule,
+		  size_t len, const void *ctl, const struct vfit_audit_uboot *u,
 		  struct vfit_audit_verdict *v)
 {
+	enum vfit_audit_rule rule = u->rule;
 	int sigs = ctl ? fdt_path_offset(ctl, "/signature") : -1, key, sub, i, any, nreq = 0, ok;
-	int head = rule == VFIT_RULE_HEAD, image_keys = 0;
+	int head = u->ext_bounds, image_keys = 0;
 	const char *mode;
 	char why[160] = "";
 
@@ -268,6 +288,7 @@ static void uboot(const struct vfit_audit *a, const struct vfit_audit_conf *c, c
 				const char *n = fdt_get_name(fit, sub, NULL);
 
 				if (n && !strncmp(n, "signature", 9) &&
+				    build_has(u, fit, sub, why, sizeof(why)) &&
 				    !vfit_audit_sig_ok(fit, len, sub, c->node, ctl, key, rule, why,
 						       sizeof(why))) {
 					verified = 1;
@@ -302,7 +323,8 @@ static void uboot(const struct vfit_audit *a, const struct vfit_audit_conf *c, c
 					continue;
 				/* U-Boot tries "any key" of the control DTB, not the required one. */
 				fdt_for_each_subnode(key, ctl, sigs)
-					if (!vfit_audit_sig_ok(fit, len, sub, -1, ctl, key, rule, why,
+					if (build_has(u, fit, sub, why, sizeof(why)) &&
+					    !vfit_audit_sig_ok(fit, len, sub, -1, ctl, key, rule, why,
 							       sizeof(why)))
 						verified = 1;
 			}
@@ -345,6 +367,8 @@ static void vfit_v(const struct vfit_audit_conf *c, const void *fit, size_t len,
 void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, const void *ctl,
 			 size_t ctl_len)
 {
+	static const struct vfit_audit_uboot head = { VFIT_RULE_HEAD, 1, 0 },
+		u2023 = { VFIT_RULE_2023, 0, 0 }, debian = { VFIT_RULE_HEAD, 0, 1 };
 	struct vfit_verify_result *res = malloc(sizeof(*res));
 	char empty[128];
 	int i;
@@ -360,8 +384,9 @@ void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, cons
 
 		if (res)
 			vfit_v(c, fit, len, ctl, ctl_len, res, &c->verdict[VFIT_AUDIT_VFIT]);
-		uboot(a, c, fit, len, ctl, VFIT_RULE_HEAD, &c->verdict[VFIT_AUDIT_HEAD]);
-		uboot(a, c, fit, len, ctl, VFIT_RULE_2023, &c->verdict[VFIT_AUDIT_2023]);
+		uboot(a, c, fit, len, ctl, &head, &c->verdict[VFIT_AUDIT_HEAD]);
+		uboot(a, c, fit, len, ctl, &u2023, &c->verdict[VFIT_AUDIT_2023]);
+		uboot(a, c, fit, len, ctl, &debian, &c->verdict[VFIT_AUDIT_DEBIAN]);
 	}
 	free(res);
 }

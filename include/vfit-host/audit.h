@@ -45,6 +45,12 @@ enum vfit_audit_verifier {
 	VFIT_AUDIT_VFIT = 0,
 	VFIT_AUDIT_HEAD,
 	VFIT_AUDIT_2023,
+	/*
+	 * Debian 12's U-Boot build (u-boot-qemu 2023.01+dfsg-2+deb12u3): the
+	 * CVE-2026-46728 fix backported (HEAD's node list), RSA PKCS#1 v1.5
+	 * only on the device (no PSS, no ECDSA), no external-data bounds.
+	 */
+	VFIT_AUDIT_DEBIAN,
 	VFIT_AUDIT_NVERIFIERS,
 };
 
