@@ -183,7 +183,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		rows = 1;
 	top = TOP + a->nsig * LANE;
 	width = 40 + 5 * COLW + 4 * GAP;
-	height = top + rows * ROWH + 150;
+	height = top + rows * ROWH + 120;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
@@ -252,7 +252,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		const struct vfit_audit_conf *c = &a->conf[i];
 
 		if (a->have_verdicts)
-			snprintf(detail, sizeof(detail), "boots: vfit%c HEAD%c 2023.01%c Debian%c",
+			snprintf(detail, sizeof(detail), "vfit%c HEAD%c 2023.01%c Debian%c",
 				 c->verdict[0].accept ? '+' : '-', c->verdict[1].accept ? '+' : '-',
 				 c->verdict[2].accept ? '+' : '-', c->verdict[3].accept ? '+' : '-');
 		else
