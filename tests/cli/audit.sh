@@ -204,6 +204,18 @@ cp nosig.dtb half.dtb
 mkimage -f twokeys.its -k devonly half.fit > /dev/null 2>&1
 is "VA023 unsigned-signature" VA023 "$(ids half.fit)"
 
+# ---- Linux's make_fit.py layout: a kernel and many device trees, one configuration each
+cp kernel.bin Image
+fit_dtbs_its 12 > dtbs.its
+sign dtbs.fit dtbs.its dtbs.dtb
+is "12 DTBs, signed: no finding" "" "$(ids dtbs.fit -k dtbs.dtb)"
+is "12 DTBs: 12 configurations, each boots everywhere" "12 12" \
+	"$(jq -r '[.verdicts | length, ([.[] | select(.vfit.accept and ."u-boot-head".accept and ."debian-12-u-boot".accept)] | length)] | join(" ")' ids.json)"
+fit_dtbs_its 12 unsigned > dtbsu.its
+mkimage -f dtbsu.its dtbsu.fit > /dev/null
+is "12 DTBs, unsigned: VA002 per configuration" "12 VA002" \
+	"$("$VFIT" audit -f dtbsu.fit -k dtbs.dtb --json | jq -r '[(.findings | length), (.findings[0].id)] | join(" ")')"
+
 # ---- the source and the FIT together; bad input; usage
 "$VFIT" audit -f gap.fit -k gap.dtb --its gap.its --json > both.json
 is "-f with --its: both files' findings" "gap.fit gap.its" \
@@ -213,6 +225,10 @@ status 1 "not a device tree: exit 1" "$VFIT" audit -f junk.bin
 "$VFIT" audit -f junk.bin 2> err.txt
 contains "not a device tree: one line" err.txt '^vfit: audit: junk.bin: not a device tree'
 status 2 "missing file: exit 2" "$VFIT" audit -f nothere.fit
+printf '/dts-v1/;\n/ { images {' > broken.its
+status 1 "broken source: exit 1" "$VFIT" audit --its broken.its
+printf '/dts-v1/;\n/ { description = "x"; };' | dtc -I dts -O dtb -o noimages.dtb 2>/dev/null
+status 1 "a device tree without /images: exit 1" "$VFIT" audit -f noimages.dtb
 status 2 "no input: exit 2" "$VFIT" audit
 status 2 "bad --fail-on: exit 2" "$VFIT" audit -f clean.fit --fail-on never
 status 2 "--svg without -f: exit 2" "$VFIT" audit --its clean.its --svg x.svg
