@@ -60,12 +60,14 @@ struct pos {
 	int x, y;
 };
 
-/* Rows start below the lanes of the edges that skip a column. */
-static int top;
+/* Where the rows start: below the lanes of the edges that skip a column. */
+struct lay {
+	int top;
+};
 
-static struct pos at(int col, int row)
+static struct pos at(const struct lay *l, int col, int row)
 {
-	struct pos p = { 20 + col * (COLW + GAP), top + row * ROWH };
+	struct pos p = { 20 + col * (COLW + GAP), l->top + row * ROWH };
 
 	return p;
 }
@@ -93,8 +95,8 @@ static void box(FILE *f, const char *cls, struct pos p, const char *name, const 
  * (a configuration or an image to its signature) runs in its own lane
  * above the rows (lane >= 0), so it never seems to leave a box it passes.
  */
-static void edge(FILE *f, struct pos a, struct pos b, enum vfit_audit_prot pr, const char *what,
-		 int lane)
+static void edge(FILE *f, const struct lay *l, struct pos a, struct pos b,
+		 enum vfit_audit_prot pr, const char *what, int lane)
 {
 	int x1 = a.x + COLW, y1 = a.y + BOXH / 2, x2 = b.x, y2 = b.y + BOXH / 2, mx = (x1 + x2) / 2;
 	char d[200];
@@ -102,7 +104,7 @@ static void edge(FILE *f, struct pos a, struct pos b, enum vfit_audit_prot pr, c
 	if (lane < 0) {
 		snprintf(d, sizeof(d), "M%d,%d C%d,%d %d,%d %d,%d", x1, y1, mx, y1, mx, y2, x2, y2);
 	} else {
-		int ly = top - 12 - lane * LANE, xa = x1 + 8 + (lane % 5) * 5,
+		int ly = l->top - 12 - lane * LANE, xa = x1 + 8 + (lane % 5) * 5,
 		    xb = x2 - 14 - (lane % 5) * 5;
 
 		snprintf(d, sizeof(d), "M%d,%d H%d V%d H%d V%d H%d", x1, y1, xa, ly, xb, y2, x2);
@@ -142,6 +144,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 	int *hash_row = calloc((size_t)a->nhash + 1, sizeof(int));
 	int *sig_row = calloc((size_t)a->nsig + 1, sizeof(int));
 	int *miss_row = calloc((size_t)a->nsig + 1, sizeof(int));
+	struct lay l = { TOP };
 	int i, j, r, rows = 1, nkeys, width, height;
 	char detail[160], title[600];
 
@@ -181,9 +184,9 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		rows = nkeys;
 	if (rows < 1)
 		rows = 1;
-	top = TOP + a->nsig * LANE;
+	l.top = TOP + a->nsig * LANE;
 	width = 40 + 5 * COLW + 4 * GAP;
-	height = top + rows * ROWH + 120;
+	height = l.top + rows * ROWH + 120;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
@@ -212,7 +215,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 
 		for (i = 0; i < 5; i++)
 			fprintf(f, "<text x=\"%d\" y=\"68\" font-weight=\"bold\" fill=\"#24292f\">%s</text>\n",
-				at(i, 0).x, heads[i]);
+				at(&l, i, 0).x, heads[i]);
 	}
 
 	/* Edges first, so boxes sit on top of them. */
@@ -220,14 +223,14 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		for (j = 0; j < (int)a->conf[i].nref; j++) {
 			snprintf(title, sizeof(title), "%s uses %s (%s)", a->conf[i].name,
 				 a->img[a->conf[i].ref[j]].name, a->conf[i].ref_prop[j]);
-			edge(f, at(0, i), at(1, img_row[a->conf[i].ref[j]]),
+			edge(f, &l, at(&l, 0, i), at(&l, 1, img_row[a->conf[i].ref[j]]),
 			     a->conf[i].prot <= VFIT_PROT_OPTIONAL ? a->conf[i].prot : VFIT_PROT_NONE,
 			     title, -1);
 		}
 	for (i = 0; i < a->nhash; i++) {
 		snprintf(title, sizeof(title), "%s hashed by %s", a->img[a->hash[i].image].name,
 			 a->hash[i].path);
-		edge(f, at(1, img_row[a->hash[i].image]), at(2, hash_row[i]), hash_prot(a, &a->hash[i]),
+		edge(f, &l, at(&l, 1, img_row[a->hash[i].image]), at(&l, 2, hash_row[i]), hash_prot(a, &a->hash[i]),
 		     title, -1);
 	}
 	for (i = 0; i < a->nsig; i++) {
@@ -235,16 +238,16 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 
 		snprintf(title, sizeof(title), "%s signed by %s", s->conf ? a->conf[s->owner].name :
 			 a->img[s->owner].name, s->path);
-		edge(f, s->conf ? at(0, s->owner) : at(1, img_row[s->owner]), at(3, sig_row[i]),
+		edge(f, &l, s->conf ? at(&l, 0, s->owner) : at(&l, 1, img_row[s->owner]), at(&l, 3, sig_row[i]),
 		     s->prot, title, i);
 		if (s->key >= 0) {
 			snprintf(title, sizeof(title), "%s checked with %s", s->path, a->key[s->key].name);
-			edge(f, at(3, sig_row[i]), at(4, s->key), s->prot == VFIT_PROT_REQUIRED ?
+			edge(f, &l, at(&l, 3, sig_row[i]), at(&l, 4, s->key), s->prot == VFIT_PROT_REQUIRED ?
 			     VFIT_PROT_REQUIRED : s->prot == VFIT_PROT_NONE ? VFIT_PROT_NONE :
 			     VFIT_PROT_OPTIONAL, title, -1);
 		} else if (miss_row[i] >= 0) {
 			snprintf(title, sizeof(title), "%s names key %s, absent", s->path, s->hint);
-			edge(f, at(3, sig_row[i]), at(4, miss_row[i]), VFIT_PROT_NONE, title, -1);
+			edge(f, &l, at(&l, 3, sig_row[i]), at(&l, 4, miss_row[i]), VFIT_PROT_NONE, title, -1);
 		}
 	}
 
@@ -262,7 +265,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 			 c->prot >= VFIT_PROT_HASH ? "; attacker-controlled: which images boot" : "",
 			 a->have_verdicts ? "boots (+) or refused (-) by vfit, U-Boot HEAD, U-Boot "
 			 "2023.01, Debian 12's U-Boot" : "source: not signed yet");
-		box(f, "node conf", at(0, i), c->name, detail, c->prot >= VFIT_PROT_HASH, title);
+		box(f, "node conf", at(&l, 0, i), c->name, detail, c->prot >= VFIT_PROT_HASH, title);
 	}
 	for (i = 0; i < a->nimg; i++) {
 		const struct vfit_audit_image *im = &a->img[i];
@@ -272,7 +275,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 			 im->prot >= VFIT_PROT_HASH ? ", load/entry unsigned" : "");
 		snprintf(title, sizeof(title), "image %s: type, load, entry: %s%s", im->name,
 			 short_prot(im->prot), im->prot >= VFIT_PROT_HASH ? " (attacker-controlled)" : "");
-		box(f, "node image", at(1, img_row[i]), im->name, detail, im->prot >= VFIT_PROT_HASH,
+		box(f, "node image", at(&l, 1, img_row[i]), im->name, detail, im->prot >= VFIT_PROT_HASH,
 		    title);
 	}
 	for (i = 0; i < a->nhash; i++) {
@@ -281,7 +284,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 
 		snprintf(detail, sizeof(detail), "%s%s", h->algo, h->weak ? " (forgeable)" : "");
 		snprintf(title, sizeof(title), "%s: %s", h->path, short_prot(hash_prot(a, h)));
-		box(f, "node hash", at(2, hash_row[i]), leaf ? leaf + 1 : h->path, detail,
+		box(f, "node hash", at(&l, 2, hash_row[i]), leaf ? leaf + 1 : h->path, detail,
 		    hash_prot(a, h) == VFIT_PROT_NONE, title);
 	}
 	for (i = 0; i < a->nsig; i++) {
@@ -293,7 +296,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		snprintf(detail, sizeof(detail), "%s%s%s%s", s->algo[0] ? s->algo : "no algo",
 			 s->hint[0] ? ":" : "", s->hint, s->has_value ? "" : " (no value)");
 		snprintf(title, sizeof(title), "%s: %s", s->path, short_prot(s->prot));
-		box(f, s->conf ? "node sig conf-sig" : "node sig image-sig", at(3, sig_row[i]), name,
+		box(f, s->conf ? "node sig conf-sig" : "node sig image-sig", at(&l, 3, sig_row[i]), name,
 		    detail, s->prot == VFIT_PROT_NONE, title);
 	}
 	for (i = 0; i < a->nkey; i++) {
@@ -304,7 +307,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 			 k->required == VFIT_REQ_IMAGE ? ", required image" : ", not required",
 			 k->used ? "" : ", unused");
 		snprintf(title, sizeof(title), "key /signature/%s: %s", k->name, detail);
-		box(f, "node key", at(4, i), k->name, detail, 0, title);
+		box(f, "node key", at(&l, 4, i), k->name, detail, 0, title);
 	}
 	for (i = 0; i < a->nsig; i++) {
 		char name[100];
@@ -317,12 +320,12 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		snprintf(name, sizeof(name), "key-%s", a->sig[i].hint);
 		snprintf(title, sizeof(title), "key %s: %s", name, a->ctl_file ?
 			 "not in the control DTB" : "no control DTB given");
-		box(f, "node key missing", at(4, miss_row[i]), name, a->ctl_file ?
+		box(f, "node key missing", at(&l, 4, miss_row[i]), name, a->ctl_file ?
 		    "not in the control DTB" : "no control DTB given", 1, title);
 	}
 
 	/* The legend: one sample per colour, then the attacker mark. */
-	r = top + rows * ROWH + 16;
+	r = l.top + rows * ROWH + 16;
 	fprintf(f, "<g class=\"legend\"><text x=\"20\" y=\"%d\" font-weight=\"bold\">edges: what "
 		"protects the relation on the device</text>\n", r);
 	for (i = 0; i < 4; i++) {
@@ -336,7 +339,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"60\" height=\"22\" rx=\"5\" fill=\"#fff0f0\" "
 		"stroke=\"#cf222e\" stroke-width=\"2\" stroke-dasharray=\"5,3\"/><text x=\"%d\" "
 		"y=\"%d\">attacker-controlled: load, entry, which images boot, or no key</text></g>\n",
-		at(2, 0).x + 60, r + 10, at(2, 0).x + 130, r + 25);
+		at(&l, 2, 0).x + 60, r + 10, at(&l, 2, 0).x + 130, r + 25);
 	fputs("</svg>\n", f);
 out:
 	free(img_row);

@@ -102,7 +102,7 @@ static int list_2023(const void *fit, int sig, int conf, struct vfit_node_list *
 int vfit_audit_sig_ok(const void *fit, size_t len, int sig, int conf, const void *ctl, int key,
 		      enum vfit_audit_rule rule, char *why, size_t wsize)
 {
-	static struct vfit_node_list list;
+	struct vfit_node_list list;
 	const char *algo, *pad, *reason = NULL;
 	uint8_t digest[VFIT_HASH_MAX_SIZE];
 	const uint8_t *value;
