@@ -55,8 +55,11 @@ void vfit_audit_print(FILE *f, const struct vfit_audit *a)
 	for (i = 0; i < a->nf; i++) {
 		const struct vfit_audit_finding *x = &a->f[i];
 
-		fprintf(f, "%-7s %s %s %s%s%s: %s; fix: %s\n", vfit_audit_sev_name(x->sev), x->id,
-			x->name, x->node, x->prop[0] ? ":" : "", x->prop, x->msg, x->fix);
+		/* A source audited with the FIT (--its) names its file. */
+		fprintf(f, "%-7s %s %s %s%s%s%s%s: %s; fix: %s\n", vfit_audit_sev_name(x->sev), x->id,
+			x->name, strcmp(x->file, a->file) ? x->file : "",
+			strcmp(x->file, a->file) ? ":" : "", x->node, x->prop[0] ? ":" : "", x->prop,
+			x->msg, x->fix);
 	}
 }
 

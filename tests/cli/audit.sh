@@ -220,6 +220,11 @@ is "12 DTBs, unsigned: VA002 per configuration" "12 VA002" \
 "$VFIT" audit -f gap.fit -k gap.dtb --its gap.its --json > both.json
 is "-f with --its: both files' findings" "gap.fit gap.its" \
 	"$(jq -r '[.findings[].file] | unique | join(" ")' both.json)"
+"$VFIT" audit -f gap.fit -k gap.dtb --its gap.its > both.txt
+contains "-f with --its: the source's line names it" both.txt \
+	'^warning VA006 hashed-nodes-gap gap.its:/configurations/conf-1/signature-1:sign-images: '
+contains "-f with --its: the FIT's line does not" both.txt \
+	'^error +VA006 hashed-nodes-gap /configurations/conf-1/signature-1:hashed-nodes: '
 head -c 100 /dev/urandom > junk.bin
 status 1 "not a device tree: exit 1" "$VFIT" audit -f junk.bin
 "$VFIT" audit -f junk.bin 2> err.txt
