@@ -591,6 +591,7 @@ static void rule_sigs(struct vfit_audit *a, const void *fit, size_t len)
 				       a->key[s->key].algo);
 		/* mkimage's sign-images left a referenced image out of the signature. */
 		if (s->conf && !a->from_its && s->has_value &&
+		    fdt_getprop(fit, s->node, "hashed-nodes", NULL) &&
 		    vfit_fit_sign_gap(fit, len, s->path, img, sizeof(img), prop, sizeof(prop)))
 			vfit_audit_add(a, VFIT_AUDIT_ERROR, "VA006", s->path, "hashed-nodes", NULL,
 				       "hashed-nodes leaves out image '%s' (%s): U-Boot 2023.01 boots "
