@@ -84,7 +84,8 @@ static int header_ids(const struct vfit_legacy *l, const struct vfit_name **t, u
 	return 0;
 }
 
-static int read_one(struct inputs *in, const char *path, size_t plen, int xip, struct vfit_err *e)
+static int read_one(struct inputs *in, const char *path, size_t plen, const struct vfit_legacy *l,
+		    struct vfit_err *e)
 {
 	size_t k;
 	char *p;
@@ -99,9 +100,10 @@ static int read_one(struct inputs *in, const char *path, size_t plen, int xip, s
 	in->n++;
 	if (vfit_file_read(p, 0, &in->data[in->n - 1], &in->len[in->n - 1], e))
 		return -1;
-	if (!in->len[in->n - 1])
+	/* -s writes only the header: OpenWrt's fake headers are made from an empty file. */
+	if (!in->len[in->n - 1] && !l->no_data)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: empty file", p);
-	if (!xip)
+	if (!l->xip)
 		return 0;
 	/* XIP: the header takes the place of 64 bytes of erased (0xff) flash at the start. */
 	if (in->len[in->n - 1] < VFIT_LEGACY_HDR)
@@ -120,13 +122,13 @@ static int read_inputs(const struct vfit_legacy *l, int multi, struct inputs *in
 	const char *s = l->datafiles, *colon;
 
 	if (!multi)
-		return read_one(in, s, strlen(s), l->xip, e);
+		return read_one(in, s, strlen(s), l, e);
 	if (l->xip)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "-x: XIP is for single-file images, not '%s'",
 				    l->type);
 	for (;;) {
 		colon = strchr(s, ':');
-		if (read_one(in, s, colon ? (size_t)(colon - s) : strlen(s), 0, e))
+		if (read_one(in, s, colon ? (size_t)(colon - s) : strlen(s), l, e))
 			return -1;
 		if (!colon)
 			return 0;

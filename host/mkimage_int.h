@@ -202,7 +202,7 @@ int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct 
 int vfit_verity_images(const char *name, struct vfit_fdtbuf *fit, int external,
 		       struct vfit_err *e);
 
-/* ---- listings (host/list.c, legacy.c) ------------------------------------ */
+/* ---- listings (host/list.c, legacy.c, print.c) ----------------------------- */
 
 #define VFIT_LEGACY_HDR 64
 #define VFIT_LEGACY_MAGIC 0x27051956u
