@@ -9,5 +9,10 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
+/* U-Boot's other host tools, also run when the binary has their name. */
+int cmd_dumpimage(int argc, char **argv);
+int cmd_mkenvimage(int argc, char **argv);
+int cmd_fit_check_sign(int argc, char **argv);
+int cmd_fit_info(int argc, char **argv);
 
 #endif

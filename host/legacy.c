@@ -255,6 +255,43 @@ int vfit_legacy_check(const char *name, const uint8_t *p, size_t len, struct vfi
 	return 0;
 }
 
+/*
+ * dumpimage's view of a checked image: the pos-th file of a multi-file
+ * image (after the size table, each earlier file padded to 4 bytes), else
+ * the whole data, a script's size table included.  The table, its end
+ * marker and the file must lie inside the data size the header gives.
+ */
+int vfit_legacy_part(const char *name, const uint8_t *p, unsigned long pos, const uint8_t **data,
+		     size_t *len, struct vfit_err *e)
+{
+	const struct vfit_name *t = vfit_name_by_id(VFIT_NAME_TYPE, p[30]);
+	uint64_t size = get32(p + 12), off, n;
+	const uint8_t *d = p + VFIT_LEGACY_HDR;
+
+	*data = d;
+	*len = (size_t)size;
+	if (!t || strcmp(t->s, "multi"))
+		return 0;
+	for (n = 0; 4 * (n + 1) <= size && get32(d + 4 * n); n++)
+		;
+	if (4 * (n + 1) > size)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: multi-file size table runs past the "
+				    "data (%llu bytes)", name, (unsigned long long)size);
+	if (pos >= n)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: no file %lu (the image holds %llu)",
+				    name, pos, (unsigned long long)n);
+	off = 4 * (n + 1);
+	for (n = 0; n < pos; n++)
+		off += ((uint64_t)get32(d + 4 * n) + 3) & ~(uint64_t)3;
+	if (off > size || get32(d + 4 * pos) > size - off)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: file %lu (%u bytes at %llu) runs past "
+				    "the data (%llu bytes)", name, pos, get32(d + 4 * pos),
+				    (unsigned long long)off, (unsigned long long)size);
+	*data = d + off;
+	*len = get32(d + 4 * pos);
+	return 0;
+}
+
 /* The size table of a multi-file image or script, as far as the data holds it. */
 static void print_contents(FILE *f, const uint8_t *data, uint32_t size, int script)
 {

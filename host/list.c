@@ -278,6 +278,14 @@ static void print_image(const struct lister *l, int img, int idx)
 	print_subnodes(l, img, 0);
 }
 
+void vfit_fit_print_image(FILE *f, const void *fit, int node, int idx)
+{
+	struct lister l = { .f = f, .fit = fit };
+
+	l.have_ts = !vfit_fdt_u32(fit, 0, "timestamp", &l.ts);
+	print_image(&l, node, idx);
+}
+
 /* ---- configurations ----------------------------------------------------- */
 
 /* Is /images/<img> (and so its hashes) among the signature's hashed-nodes? */
