@@ -44,7 +44,8 @@ int cmd_dumpimage(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "hlo:p:T:V")) != -1) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":hlo:p:T:V")) != -1) {
 		switch (opt) {
 		case 'l': d.list = 1; break;
 		case 'o': d.out = optarg; break;
@@ -58,7 +59,7 @@ int cmd_dumpimage(int argc, char **argv)
 			break;
 		case 'V': printf("dumpimage version vfit %s\n", VFIT_VERSION); return 0;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, 2);
+		default: return usage(stderr, cli_bad_option("dumpimage", opt));
 		}
 	}
 	if (optind >= argc) {

@@ -29,13 +29,14 @@ int cmd_fit_check_sign(int argc, char **argv)
 	int opt, status;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "f:k:c:h")) != -1) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":f:k:c:h")) != -1) {
 		switch (opt) {
 		case 'f': args[2] = optarg; break;
 		case 'k': args[4] = optarg; break;
 		case 'c': args[6] = optarg; break;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, 2);
+		default: return usage(stderr, cli_bad_option("fit_check_sign", opt));
 		}
 	}
 	if (!args[2] || !args[4] || optind != argc) {

@@ -59,13 +59,14 @@ int cmd_fit_info(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "f:n:p:h")) != -1) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":f:n:p:h")) != -1) {
 		switch (opt) {
 		case 'f': fit = optarg; break;
 		case 'n': node = optarg; break;
 		case 'p': prop = optarg; break;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, 2);
+		default: return usage(stderr, cli_bad_option("fit_info", opt));
 		}
 	}
 	if (!fit || !node || !prop) {

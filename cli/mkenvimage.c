@@ -60,7 +60,8 @@ int cmd_mkenvimage(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "s:o:rbp:hV")) != -1) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":s:o:rbp:hV")) != -1) {
 		switch (opt) {
 		case 's':
 			if (number(opt, optarg, ENV_MAX, &v))
@@ -77,7 +78,7 @@ int cmd_mkenvimage(int argc, char **argv)
 		case 'b': p.big_endian = 1; break;
 		case 'V': printf("mkenvimage version vfit %s\n", VFIT_VERSION); return 0;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, 2);
+		default: return usage(stderr, cli_bad_option("mkenvimage", opt));
 		}
 	}
 	if (!p.size) {

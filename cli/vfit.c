@@ -11,6 +11,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -34,6 +35,15 @@ static const struct {
 /* The U-Boot tool names, answered to with any prefix ("uboot-", "aarch64-linux-gnu-"). */
 static const char *const tools[] = { "mkimage", "dumpimage", "mkenvimage", "fit_check_sign",
 				     "fit_info" };
+
+int cli_bad_option(const char *cmd, int opt)
+{
+	if (opt == ':')
+		fprintf(stderr, "vfit: %s: -%c needs a value\n", cmd, optopt);
+	else
+		fprintf(stderr, "vfit: %s: unknown option -%c\n", cmd, optopt);
+	return 2;
+}
 
 static int usage(FILE *f, int status)
 {
