@@ -72,6 +72,18 @@ for n in dumpimage mkenvimage fit_check_sign fit_info; do
 	contains "$n -h: usage" "$T/.out" "^usage: $n"
 done
 
+# make install UBOOT_TOOLS_NAMES=1 installs the names beside vfit (and only then).
+make -s -C "$ROOT" BUILD="$BUILD" DESTDIR="$T/inst" PREFIX=/usr UBOOT_TOOLS_NAMES=1 install >/dev/null 2>&1
+for n in mkimage dumpimage mkenvimage fit_check_sign fit_info; do
+	is "install UBOOT_TOOLS_NAMES=1: $n" vfit "$(readlink "$T/inst/usr/bin/$n")"
+done
+"$T/inst/usr/bin/fit_check_sign" -h >v.txt
+contains "installed fit_check_sign runs" v.txt '^usage: fit_check_sign'
+make -s -C "$ROOT" BUILD="$BUILD" DESTDIR="$T/inst2" PREFIX=/usr install >/dev/null 2>&1
+ok "plain install: vfit" test -x "$T/inst2/usr/bin/vfit"
+ok "plain install: no tool names" test ! -e "$T/inst2/usr/bin/dumpimage"
+ok "man page installed" test -s "$T/inst2/usr/share/man/man1/vfit-uboot-tools.1"
+
 # ---- inputs -------------------------------------------------------------
 random k.bin 3000
 random r.bin 500
