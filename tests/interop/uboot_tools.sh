@@ -42,13 +42,14 @@ mkdir bin
 for n in dumpimage mkenvimage fit_check_sign fit_info; do ln -s "$VFIT" "bin/$n"; done
 V=$T/bin
 
-# run DIR CMD...: CMD in a fresh DIR (inputs in ../in), its stdout, stderr
-# and status kept there.
+# run DIR CMD...: CMD in DIR (inputs in ../in; "out" and "nodir" removed
+# first), its stdout, stderr and status kept there.  Shell builtins where
+# they do: the matrices below are a few hundred runs.
+mkdir r v
 run() {
 	_d=$1
 	shift
-	rm -rf "$_d"
-	mkdir "$_d"
+	rm -rf "$_d/out" "$_d/nodir"
 	(cd "$_d" && "$@" >stdout 2>stderr)
 	echo $? >"$_d/rc"
 }
@@ -60,11 +61,12 @@ case_() {
 	shift 4
 	run r "$_ref" "$@"
 	run v "$_vf" "$@"
-	_rr=$(cat r/rc) _rv=$(cat v/rc)
-	# A script's listing: mkimage prints a host address where vfit prints
-	# the file offset (README), the rest must match.
-	sed -i 's/^\(    Offset = 0x\).*/\1/' r/stdout v/stdout
+	read -r _rr <r/rc
+	read -r _rv <v/rc
 	if [ "$_want" = 0 ]; then
+		# A script's listing: mkimage prints a host address where vfit
+		# prints the file offset (README), the rest must match.
+		cmp -s r/stdout v/stdout || sed -i 's/^\(    Offset = 0x\).*/\1/' r/stdout v/stdout
 		if [ "$_rr" = 0 ] && [ "$_rv" = 0 ] && cmp -s r/stdout v/stdout &&
 			{ [ ! -e r/out ] && [ ! -e v/out ] || cmp -s r/out v/out; }; then
 			pass
@@ -75,13 +77,14 @@ case_() {
 		fi
 		return
 	fi
-	if [ "$_rr" != 0 ] && [ "$_rv" = "$_want" ] && [ ! -e v/out ] &&
-		head -n 1 v/stderr | grep -q '^vfit: '; then
-		pass
-	else
-		fail "$_n: exit $_rr/$_rv (want nonzero/$_want), or vfit wrote out, or no 'vfit:' line"
-		sed 's/^/    vfit: /' v/stderr | head -n 3
+	read -r _line <v/stderr
+	if [ "$_rr" != 0 ] && [ "$_rv" = "$_want" ] && [ ! -e v/out ]; then
+		case $_line in
+		"vfit: "*) pass; return ;;
+		esac
 	fi
+	fail "$_n: exit $_rr/$_rv (want nonzero/$_want), or vfit wrote out, or no 'vfit:' line"
+	sed 's/^/    vfit: /' v/stderr | head -n 3
 }
 
 # ---- inputs -------------------------------------------------------------
