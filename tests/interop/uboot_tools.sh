@@ -271,6 +271,14 @@ env_matrix() {
 	case_ "$2 unknown option" 2 "$E" "$V/mkenvimage" -x -s 0x100 -o out ../in/env.txt
 	case_ "$2 -s without a value" 2 "$E" "$V/mkenvimage" -s
 }
+# Buildroot boot/uboot/uboot.mk, UBOOT_INSTALL_IMAGES_CMDS (BR2_TARGET_UBOOT_ENVIMAGE):
+#	$(HOST_DIR)/usr/bin/mkenvimage -s $(BR2_TARGET_UBOOT_ENVIMAGE_SIZE) \
+#		$(if $(BR2_TARGET_UBOOT_ENVIMAGE_REDUNDANT),-r) \
+#		-o $(BINARIES_DIR)/uboot-env.bin $(BR2_TARGET_UBOOT_ENVIMAGE_SOURCE))
+# with Nerves' size "131072", and the redundant variant.
+for redund in "" -r; do
+	case_ "Buildroot envimage $redund" 0 "$MKENVIMAGE" "$V/mkenvimage" -s 131072 $redund -o out ../in/env.txt
+done
 env_matrix "$MKENVIMAGE" "mkenvimage 2023.01"
 if [ -n "$HEAD_ENV" ]; then
 	env_matrix "$HEAD_ENV" "mkenvimage HEAD"
