@@ -110,8 +110,8 @@ static int check_wide(const struct cmd *c, int script)
 		if (!c->wide[k])
 			continue;
 		if (!script) {
-			fprintf(stderr, "vfit: mkimage: -%c %s: wider than 32 bits (the image would be "
-				"loaded at 0x%08x, mkimage truncates it)\n", "ae"[k], c->wide[k],
+			fprintf(stderr, "vfit: mkimage: -%c %s: wider than 32 bits (mkimage truncates it "
+				"to 0x%08x, another address)\n", "ae"[k], c->wide[k],
 				k ? c->m.entry : c->m.load);
 			return 2;
 		}
@@ -350,7 +350,8 @@ static int run_fit(struct cmd *c)
 	struct vfit_err e = { 0 };
 	int r = fit_check(c);
 
-	if (!r)
+	/* Only -f auto writes -a/-e (as 32-bit cells, as mkimage 2023.01 does). */
+	if (!r && m->auto_fit)
 		r = check_wide(c, 0);
 	if (r)
 		return r;

@@ -103,6 +103,21 @@ EOF
 "$B/mkimage" -E -f f.its fe.fit >/dev/null || exit 2
 "$B/mkimage" -A arm -O linux -T multi -C none -n m -d k.bin:r.bin m.img >/dev/null || exit 2
 
+# ---- mkimage -a/-e: empty, and wider than a legacy header's 32 bits -------------
+printf 'echo hi\n' >s.txt
+ok "script -a '' -e ''" "$B/mkimage" -T script -C none -a '' -e '' -d s.txt s.scr
+ok "script -a 64-bit: built" "$B/mkimage" -T script -C none -a 0x4004000000 -e 0x4004000000 -d s.txt w.scr
+contains "script -a 64-bit: warning names the truncation" "$T/.out" \
+	'warning: -a 0x4004000000 truncated to 0x04000000 \(a legacy header holds 32 bits'
+fails 2 "kernel -a 64-bit" '^vfit: mkimage: -a 0x4004000000: wider than 32 bits \(mkimage truncates it to 0x04000000' \
+	"$B/mkimage" -T kernel -C none -a 0x4004000000 -d k.bin out
+fails 2 "kernel -e 64-bit" '^vfit: mkimage: -e 0x100000000: wider than 32 bits' \
+	"$B/mkimage" -T kernel -C none -a 0 -e 0x100000000 -d k.bin out
+fails 2 "-f auto -a 64-bit" '^vfit: mkimage: -a 0x4004000000: wider than 32 bits' \
+	"$B/mkimage" -f auto -A arm64 -O linux -T kernel -C none -a 0x4004000000 -d k.bin out
+fails 2 "-a beyond 64 bits" "^vfit: mkimage: -a: invalid hex number '0x10000000000000000'" \
+	"$B/mkimage" -T script -C none -a 0x10000000000000000 -d s.txt out
+
 # ---- dumpimage: hostile images --------------------------------------------
 # External data cut off: the FIT is whole, its payload is not.
 size=$(wc -c <fe.fit)
