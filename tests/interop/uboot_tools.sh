@@ -27,9 +27,11 @@ if ! "$MKIMAGE" -V 2>/dev/null | grep -q 'mkimage version 2023\.01' ||
 	exit $?
 fi
 anchors
-HEAD_DUMP= HEAD_ENV= HEAD_INFO=
+HEAD_DUMP='' HEAD_ENV='' HEAD_INFO=''
 for _t in dumpimage mkenvimage fit_info; do
-	[ -n "$ANCHORS" ] && [ -x "$ANCHORS/u-boot-head-$_t" ] || continue
+	if [ -z "$ANCHORS" ] || [ ! -x "$ANCHORS/u-boot-head-$_t" ]; then
+		continue
+	fi
 	case $_t in
 	dumpimage) HEAD_DUMP=$ANCHORS/u-boot-head-$_t ;;
 	mkenvimage) HEAD_ENV=$ANCHORS/u-boot-head-$_t ;;
