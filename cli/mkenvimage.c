@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "vfit-host/tools.h"
 
-/* Sizes above this are refused: U-Boot environments are kilobytes, and the image is built in memory. */
+/* Larger sizes are refused: environments are kilobytes, and the image is built in memory. */
 #define ENV_MAX (256u << 20)
 
 static int usage(FILE *f, int status)
