@@ -71,8 +71,10 @@ void vfit_audit_add(struct vfit_audit *a, enum vfit_audit_sev sev, const char *i
 		int cap = a->cap_f ? a->cap_f * 2 : 32;
 		void *p = realloc(a->f, (size_t)cap * sizeof(*a->f));
 
-		if (!p)
+		if (!p) {
+			a->oom = 1;
 			return;
+		}
 		a->f = p;
 		a->cap_f = cap;
 	}
@@ -891,6 +893,9 @@ int vfit_audit_run(struct vfit_audit *a, const char *file, const void *fit, size
 		vfit_audit_verdicts(a, fit, len, ctl, ctl_len);
 		a->have_verdicts = 1;
 	}
+	/* A report missing a finding would read as clean. */
+	if (a->oom)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", file);
 	return 0;
 }
 

@@ -373,6 +373,8 @@ void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, cons
 	char empty[128];
 	int i;
 
+	if (!res)
+		a->oom = 1;
 	/* No control DTB: a device whose control DTB holds no key. */
 	if (!ctl) {
 		fdt_create_empty_tree(empty, sizeof(empty));

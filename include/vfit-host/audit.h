@@ -136,6 +136,7 @@ struct vfit_audit {
 	struct vfit_audit_finding *f;
 	int nf;
 	int cap_f;
+	int oom;                    /* a finding could not be stored: the run fails */
 };
 
 /*
