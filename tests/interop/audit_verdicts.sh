@@ -67,8 +67,16 @@ fit_its -c sha384,rsa3072:big > big.its
 sign big big.its big.dtb
 fit_its -I sha256,rsa2048:dev > isig.its
 sign isig isig.its isig.dtb
+# Two keys required for images, only dev signed: U-Boot lets any key satisfy both, vfit does not.
+sed 's/"dev"/"prod"/g' isig.its > isigp.its
+sign isigp isigp.its isig2.dtb
+mkimage -f isig.its -k keys -K isig2.dtb -r isig2.fit > /dev/null && add isig2 isig2.dtb
 fit_its > unsigned.its
 mkimage -f unsigned.its unsigned.fit > /dev/null && add unsigned a.dtb
+# uboot-ignore on a wrong hash, nothing required: U-Boot skips the node and boots.
+cp unsigned.fit ignore.fit
+fdtput -t x ignore.fit /images/fdt-1/hash-1 uboot-ignore 1
+fdtput -t x ignore.fit /images/fdt-1/hash-1 value 0 0 0 0 0 0 0 0
 sed 's/kernel {/kernel@1 {/; s/kernel = "kernel"/kernel = "kernel@1"/' clean.its > at.its
 sign at at.its a.dtb
 sed 's|hash-1 { algo = "sha256"; };|&\n\t\t\tcipher { algo = "aes256"; key-name-hint = "aes"; };|' clean.its |
@@ -97,6 +105,7 @@ add one any.dtb
 cp "$base" opt.dtb
 mkimage -f clean.its -k keys -K opt.dtb opt.fit > /dev/null && add opt opt.dtb
 add clean "$base"
+add ignore opt.dtb
 
 # ECDSA P-256 (vfit signs; HEAD's fit_check_sign verifies, Debian's device cannot)
 fit_its -c sha256,ecdsa256:ec > ec.its
@@ -118,11 +127,17 @@ done
 if [ -n "$FCS" ]; then
 	for c in $cases; do
 		n=${c%%:*} ctl=${c#*:}
+		# The host tool checks every hash node; only the device honours
+		# uboot-ignore (fit-format.md §2.3), and the column is the device.
+		[ "$n" = ignore ] && continue
 		if "$FCS" -f "$n.fit" -k "$ctl" -c conf-1 > fcs.log 2>&1; then h=true; else h=false; fi
 		got=$(verdict "$n.fit" "$ctl" u-boot-head)
 		is "$n ($ctl): HEAD column = HEAD's fit_check_sign" "$h" "$got"
 		[ "$h" = "$got" ] || tail -n 3 fcs.log | sed 's/^/    /'
 	done
+	status 1 "ignore: HEAD's host tool does not honour uboot-ignore" \
+		"$FCS" -f ignore.fit -k opt.dtb -c conf-1
+	is "ignore: the device (HEAD column) does" true "$(verdict ignore.fit opt.dtb u-boot-head)"
 else
 	skip anchor "U-Boot HEAD's fit_check_sign not found (set FIT_CHECK_SIGN_HEAD): HEAD column not compared"
 fi
