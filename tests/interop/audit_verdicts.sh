@@ -155,10 +155,11 @@ fi
 trap "" PIPE
 qemu_start=$(date +%s)
 # Boots cost seconds: control DTBs that differ from another only in the key
-# (sha1.dtb, big.dtb and all.dtb from a.dtb; the bare machine DTB from
-# opt.dtb, both requiring nothing) are left to the HEAD comparison.
+# (sha1.dtb, big.dtb and all.dtb from a.dtb; isig.dtb from isig2.dtb; the
+# bare machine DTB from opt.dtb, both requiring nothing) are left to the
+# HEAD comparison.
 ctls=$(for c in $cases; do echo "${c#*:}"; done | sort -u |
-	grep -vx "sha1.dtb\|big.dtb\|all.dtb\|$base")
+	grep -vx "sha1.dtb\|big.dtb\|all.dtb\|isig.dtb\|$base")
 for ctl in $ctls; do
 	: > cmds
 	loaders= i=0 list=
