@@ -126,7 +126,9 @@ int cmd_audit(int argc, char **argv)
 				       ctl_len, &e))
 		status = -1;
 	if (!status && its) {
-		if (vfit_audit_its(fit_path ? &b : &a, its, ctl_path, ctl, ctl_len, &e))
+		/* With -f, the FIT's audit has covered the control DTB already. */
+		if (fit_path ? vfit_audit_its(&b, its, NULL, NULL, 0, &e) :
+		    vfit_audit_its(&a, its, ctl_path, ctl, ctl_len, &e))
 			status = -1;
 		else if (fit_path)
 			merge(&a, &b);

@@ -861,6 +861,7 @@ int vfit_audit_run(struct vfit_audit *a, const char *file, const void *fit, size
 		   struct vfit_err *e)
 {
 	struct vfit_diag d = { -1, NULL, VFIT_LIMIT_NONE };
+	int n0;
 
 	a->file = file;
 	a->ctl_file = ctl_file;
@@ -884,7 +885,11 @@ int vfit_audit_run(struct vfit_audit *a, const char *file, const void *fit, size
 	rule_sigs(a, fit, len);
 	if (from_its)
 		rule_its_sign_images(a, fit);
+	n0 = a->nf;
 	rule_keys(a, ctl, ctl_len);
+	/* Those findings are about the control DTB: they name its file. */
+	for (; n0 < a->nf; n0++)
+		a->f[n0].file = ctl_file;
 	rule_loads(a);
 	rule_times(a, fit);
 	rule_external(a, fit, len);

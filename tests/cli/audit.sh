@@ -76,6 +76,7 @@ is "VA003 image-sig-only" VA003 "$(ids isig.fit -k isig.dtb)"
 cp nosig.dtb opt.dtb
 mkimage -f clean.its -k keys -K opt.dtb opt.fit > /dev/null
 is "VA004 no-required-key" VA004 "$(ids opt.fit -k opt.dtb)"
+is "VA004: names the control DTB" "opt.dtb /signature" "$(jq -r '.findings[0] | "\(.file) \(.node)"' ids.json)"
 is "VA004: vfit refuses, U-Boot boots" "false true true" \
 	"$(jq -r '.verdicts[0] | [.vfit.accept, ."u-boot-head".accept, ."u-boot-2023.01".accept] | join(" ")' ids.json)"
 
