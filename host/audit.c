@@ -309,11 +309,11 @@ static int model_confs(struct vfit_audit *a, const void *fit)
 
 int vfit_audit_required(const void *ctl, int key)
 {
-	const char *r = fdt_getprop(ctl, key, "required", NULL);
 	int len;
+	const char *r = fdt_getprop(ctl, key, "required", &len);
 
 	/* U-Boot reads the value with strcmp(): what its first string says counts. */
-	if (!fdt_getprop(ctl, key, "required", &len) || len <= 0 || memchr(r, 0, (size_t)len) == NULL)
+	if (!r || len <= 0 || !memchr(r, 0, (size_t)len))
 		return VFIT_REQ_NONE;
 	if (!strcmp(r, "conf"))
 		return VFIT_REQ_CONF;
