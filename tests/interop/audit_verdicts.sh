@@ -110,8 +110,11 @@ add ignore opt.dtb
 # ECDSA P-256 (vfit signs; HEAD's fit_check_sign verifies, Debian's device cannot)
 fit_its -c sha256,ecdsa256:ec > ec.its
 cp "$base" ec.dtb
-"$VFIT" mkimage -q -f ec.its -k keys -K ec.dtb -r ec.fit > mk.log 2>&1 && add ec ec.dtb ||
+if "$VFIT" mkimage -q -f ec.its -k keys -K ec.dtb -r ec.fit > mk.log 2>&1; then
+	add ec ec.dtb
+else
 	fail "vfit mkimage ecdsa: $(tail -n 1 mk.log)"
+fi
 
 # verdict FIT CTL COLUMN: true/false from vfit audit
 verdict() {
@@ -162,7 +165,7 @@ ctls=$(for c in $cases; do echo "${c#*:}"; done | sort -u |
 	grep -vx "sha1.dtb\|big.dtb\|all.dtb\|isig.dtb\|$base")
 for ctl in $ctls; do
 	: > cmds
-	loaders= i=0 list=
+	loaders='' i=0 list=''
 	for c in $cases; do
 		[ "${c#*:}" = "$ctl" ] || continue
 		n=${c%%:*}
@@ -205,5 +208,5 @@ for ctl in $ctls; do
 		[ "$d" = "$got" ] || tail -n 6 "$n.$ctl.out" | sed 's/^/    /'
 	done
 done
-echo "Debian U-Boot: $(echo $ctls | wc -w) boots in $(($(date +%s) - qemu_start)) s"
+echo "Debian U-Boot: $(echo "$ctls" | wc -w) boots in $(($(date +%s) - qemu_start)) s"
 finish
