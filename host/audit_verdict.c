@@ -122,8 +122,9 @@ int vfit_audit_sig_ok(const void *fit, size_t len, int sig, int conf, const void
 		snprintf(why, wsize, "Unknown signature algorithm");
 		return -1;
 	}
-	if (rule == VFIT_RULE_2023 && al.sig->kind == VFIT_SIG_ECDSA && al.sig->key_bits > 256) {
-		snprintf(why, wsize, "2023.01 knows no %s", al.sig->name);
+	/* 2023.01 verifies ECDSA only through a hardware driver (STM32MP), not from the DTB. */
+	if (rule == VFIT_RULE_2023 && al.sig->kind == VFIT_SIG_ECDSA) {
+		snprintf(why, wsize, "2023.01 has no software ECDSA verifier");
 		return -1;
 	}
 	value = fdt_getprop(fit, sig, "value", &vlen);
@@ -348,6 +349,16 @@ static void uboot(const struct vfit_audit *a, const struct vfit_audit_conf *c, c
 	if (!v->why[0])
 		snprintf(v->why, sizeof(v->why), "%s", !nreq && !image_keys ?
 			 "nothing required: hashes only" : "required signatures verified");
+	fdt_for_each_subnode(sub, fit, c->node) {
+		const char *algo = vfit_fdt_str(fit, sub, "algo");
+
+		/* HEAD's fit_check_sign verifies ECDSA in software; a board needs a driver. */
+		if (nreq && algo && strstr(algo, ",ecdsa")) {
+			snprintf(v->why, sizeof(v->why), "required signatures verified (ECDSA: on "
+				 "a board only with an ECDSA driver, STM32MP or Caliptra)");
+			break;
+		}
+	}
 }
 
 static void vfit_v(const struct vfit_audit_conf *c, const void *fit, size_t len, const void *ctl,
