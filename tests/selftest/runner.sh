@@ -87,7 +87,7 @@ contains "missing build: says so" "$T/nobuild.out" "^FAIL unit .*missing or olde
 # than its sources.
 if [ -x "$BUILD/tests/test_crc16" ]; then
 	mkdir -p "$T/stale"
-	for f in "$BUILD"/* "$BUILD"/.deps-ok; do
+	for f in "$BUILD"/* "$BUILD"/.build-ok "$BUILD"/.sim-ok; do
 		case ${f##*/} in asan | fuzz | logs) ;; *) cp -a "$f" "$T/stale/" ;; esac
 	done
 	BUILD=$T/stale "$RUN" unit/test_crc16 >"$T/fresh.out" 2>&1
