@@ -5,7 +5,7 @@
 # (include/vfit/), and the internal functions of lib/ are all in it but
 # local; the internal archive the tests link ($BUILD/libvfit-int.a) still
 # has them global.  The tool links the installed library alone, so the
-# host code uses the API only.
+# host code uses the API only.  Results that decide trust must be used.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
@@ -49,4 +49,13 @@ nm -g --defined-only "$BUILD/libvfit-host.a" "$BUILD/libvfit-sim.a" |
 	awk 'NF == 3 { print $3 }' | sort -u >"$T/host-def"
 is "the host libraries call lib/ through the API only" "" \
 	"$(comm -23 "$T/host-undef" "$T/host-def" | comm -23 - "$T/exported" | tr '\n' ' ')"
+# Results that decide trust carry VFIT_MUST_CHECK: dropping one does not compile.
+printf '#include "vfit/fit.h"\nvoid f(const void *p);\nvoid f(const void *p) { %s; }\n' \
+	'vfit_fit_check(p, 64, 0, NULL)' >"$T/drop.c"
+status 1 "a dropped vfit_fit_check() result is an error under -Werror" \
+	cc -std=c11 -Wall -Werror -Iinclude -c -o "$T/drop.o" "$T/drop.c"
+contains "it says why" "$T/.out" "ignoring return value of .vfit_fit_check."
+printf '#include "vfit/fit.h"\nint f(const void *p);\nint f(const void *p) { return %s; }\n' \
+	'vfit_fit_check(p, 64, 0, NULL)' >"$T/use.c"
+ok "a checked one compiles" cc -std=c11 -Wall -Werror -Iinclude -c -o "$T/use.o" "$T/use.c"
 finish
