@@ -97,10 +97,10 @@ $(BUILD)/libvfit-int.a: $(LIB_OBJ)
 
 # The installed library: lib/ linked into one object in which only the
 # documented API (lib/api.list, tests/build/symbols.sh) stays global.
-$(BUILD)/libvfit.a: $(LIB_OBJ) lib/api.list
+$(BUILD)/libvfit.a: $(LIB_OBJ) lib/api.list scripts/api-keep
 	@rm -f $@
 	$(CC) -r -nostdlib -o $(BUILD)/libvfit.o $(LIB_OBJ)
-	sed -n 's/^\(vfit_[A-Za-z0-9_]*\).*/\1/p' lib/api.list > $(BUILD)/api.keep
+	scripts/api-keep lib/api.list $(LIB_OBJ) > $(BUILD)/api.keep
 	objcopy --keep-global-symbols=$(BUILD)/api.keep $(BUILD)/libvfit.o
 	ar rcs $@ $(BUILD)/libvfit.o
 
