@@ -9,5 +9,7 @@ int cmd_info(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
+int cmd_preload(int argc, char **argv);
+int cmd_preload_check_sign(int argc, char **argv);
 
 #endif
