@@ -11,8 +11,8 @@ int vfit_preload_key_node(struct vfit_fdtbuf *dtb, const char *algo, const char 
 
 /*
  * mkimage -k KEYDIR -K DTB, as U-Boot HEAD's: when DTB has
- * /image/pre-load/sig with algo-name and key-name, its public-key becomes
- * KEYDIR/<key-name>.crt's public key.  Nothing otherwise.
+ * /image/pre-load/sig with key-name (and algo-name, else an error), its
+ * public-key becomes KEYDIR/<key-name>.crt's public key.  Nothing otherwise.
  */
 int vfit_preload_mkimage_key(const char *keydir, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 

@@ -2,7 +2,7 @@
 /*
  * mkimage's pre-load key (host/preload_int.h): U-Boot HEAD's mkimage fills
  * /image/pre-load/sig/public-key of the -K DTB from KEYDIR/<key-name>.crt
- * when that node names algo-name and key-name, so that binman's pre-load
+ * when that node names key-name (and algo-name), so that binman's pre-load
  * header and the boot loader's key come from the same key directory.
  */
 #include <errno.h>
@@ -31,9 +31,15 @@ int vfit_preload_mkimage_key(const char *keydir, struct vfit_fdtbuf *keydtb, str
 	node = fdt_path_offset(keydtb->buf, VFIT_PRELOAD_PATH);
 	if (node < 0)
 		return 0;
+	/*
+	 * Without key-name the node is someone else's (vfit preload -K writes
+	 * a complete one): left alone, where U-Boot's mkimage fails.
+	 */
 	key = vfit_fdt_str(keydtb->buf, node, "key-name");
-	if (!vfit_fdt_str(keydtb->buf, node, "algo-name") || !key)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: algo-name and key-name needed",
+	if (!key)
+		return 0;
+	if (!vfit_fdt_str(keydtb->buf, node, "algo-name"))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: key-name without algo-name",
 				    VFIT_PRELOAD_PATH);
 	snprintf(name, sizeof(name), "%s", key);
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s.crt", keydir, name) >= sizeof(path))

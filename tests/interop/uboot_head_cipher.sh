@@ -7,7 +7,12 @@
 # control DTB's /cipher node, `bootm loados` puts the plaintext at the load
 # address, and `cmp.b` against the original payload (loaded beside it by
 # QEMU) says it is byte for byte the same.  A FIT whose IV was changed is
-# refused.  One boot for all of it; without the anchor, a counted skip.
+# refused.  Pre-load signatures: the same FIT behind a header made by vfit
+# preload (key node written by -K) passes `bootm start`'s pre-load check,
+# which then finds the FIT after the header; a changed image byte or header
+# field is refused before the FIT is looked at.  (PSS is not built into the
+# anchor: tests/interop/preload_head.sh checks it with preload_check_sign.)
+# One boot for all of it; without the anchor, a counted skip.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
@@ -15,7 +20,7 @@ export SOURCE_DATE_EPOCH=1700000000
 QEMU=${QEMU:-qemu-system-aarch64}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-120}
 MACHINE="-machine virt -cpu cortex-a57 -m 1G -nic none -display none -monitor none"
-need "$QEMU" dtc fdtput
+need "$QEMU" dtc fdtput openssl
 anchors
 UBOOT=${UBOOT_HEAD_CIPHER:-${ANCHORS:+$ANCHORS/u-boot-head-qemu_arm64-cipher-preload.bin}}
 if [ -z "$UBOOT" ] || [ ! -f "$UBOOT" ]; then
@@ -73,16 +78,29 @@ ok "vfit encrypts aes256, random IV" "$VFIT" mkimage -f a.its -k keys -K ctl.dtb
 ok "vfit encrypts aes128, IV file, -E" "$VFIT" mkimage -E -f b.its -k keys -K ctl.dtb -r b.fit
 cp a.fit t.fit
 ok "change the IV" fdtput -t bx t.fit /images/kernel/cipher iv 1 2 3 4 5 6 7 8 9 a b c d e f 0
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out pre.pem 2>/dev/null
+ok "vfit preload: header, key node" "$VFIT" preload -k pre.pem -K ctl.dtb a.fit p.bin
+# flip FILE OFFSET: change one byte
+flip() { printf 'X' | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
+cp p.bin pimg.bin
+flip pimg.bin 5000
+cp p.bin phdr.bin
+flip phdr.bin 13
 
 # The FITs at 0x50000000 + n MiB, the plaintext at 0x58000000; the load
 # address is cleared before each FIT, so each comparison is that FIT's.
 printf '%s\n' "mw.b 0x40400000 0 0x10005" "bootm start 0x50000000#conf-1" "bootm loados" \
-	"cmp.b 0x40400000 0x58000000 0x10005" "bootm reset" "mw.b 0x40400000 0 0x10005" \
+	"cmp.b 0x40400000 0x58000000 0x10005" "mw.b 0x40400000 0 0x10005" \
 	"bootm start 0x50100000#conf-1" "bootm loados" "cmp.b 0x40400000 0x58000000 0x10005" \
-	"bootm reset" "bootm start 0x50200000#conf-1" > cmds
+	"bootm start 0x50200000#conf-1" "mw.b 0x40400000 0 0x10005" "bootm start 0x50300000#conf-1" \
+	"bootm loados" "cmp.b 0x40400000 0x58000000 0x10005" "bootm start 0x50400000#conf-1" \
+	"bootm start 0x50500000#conf-1" > cmds
 LOADERS="-device loader,file=a.fit,addr=0x50000000,force-raw=on
  -device loader,file=b.fit,addr=0x50100000,force-raw=on
  -device loader,file=t.fit,addr=0x50200000,force-raw=on
+ -device loader,file=p.bin,addr=0x50300000,force-raw=on
+ -device loader,file=pimg.bin,addr=0x50400000,force-raw=on
+ -device loader,file=phdr.bin,addr=0x50500000,force-raw=on
  -device loader,file=kernel.bin,addr=0x58000000,force-raw=on"
 
 # uboot: one boot, each line of cmds at the prompt once the previous
@@ -121,12 +139,24 @@ contains "aes256: signature" a.out "Verifying Hash Integrity \.\.\. sha256,rsa20
 contains "aes256: decrypted" a.out "Decrypting Data \.\.\. OK"
 block 4 > a.cmp
 contains "aes256: plaintext at the load address" a.cmp "Total of 65541 byte\(s\) were the same"
-block 7 > b.out
+block 6 > b.out
 contains "aes128 -E: decrypted" b.out "Decrypting Data \.\.\. OK"
-block 9 > b.cmp
+block 8 > b.cmp
 contains "aes128 -E: plaintext at the load address" b.cmp "Total of 65541 byte\(s\) were the same"
-block 11 > t.out
+block 9 > t.out
 contains "changed IV: refused" t.out "Failed to verify required signature"
 status 1 "changed IV: never decrypted" grep -q "Decrypting" t.out
+block 11 > p.out
+contains "pre-load: header and image verified" p.out "INFO: signature check has succeed"
+contains "pre-load: the FIT found after the header" p.out "from FIT Image at 50301000"
+contains "pre-load: decrypted" p.out "Decrypting Data \.\.\. OK"
+block 13 > p.cmp
+contains "pre-load: plaintext at the load address" p.cmp "Total of 65541 byte\(s\) were the same"
+block 14 > pimg.out
+contains "pre-load: changed image byte refused" pimg.out "ERROR: signature check has failed"
+status 1 "pre-load: the FIT never looked at" grep -q "Loading kernel" pimg.out
+block 15 > phdr.out
+contains "pre-load: changed header field refused" phdr.out "ERROR: header signature check has failed"
+status 1 "pre-load: header refused, FIT never looked at" grep -q "Loading kernel" phdr.out
 echo "U-Boot under test: $(tr -d '\r' <log | grep -m 1 '^U-Boot ')"
 finish
