@@ -275,6 +275,12 @@ static const char *why(const struct vfit_preload_result *res)
 		return "sha256 of image signature is invalid";
 	if (!strcmp(res->field, "image signature"))
 		return "image signature check has failed";
+	if (res->result == VFIT_ERR_TRUNCATED)
+		return "goes past the end of the file";
+	if (res->result == VFIT_ERR_FORMAT)
+		return "not what the header must hold (version 1, both signatures inside "
+		       "header_size, image signature after the header's, zero flags, reserved "
+		       "words and padding)";
 	return vfit_result_to_string(res->result);
 }
 
