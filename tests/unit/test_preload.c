@@ -36,7 +36,7 @@ static void sign(EVP_PKEY *k, enum vfit_hash h, int pss, const uint8_t *m, size_
 	uint8_t der[160];
 	const uint8_t *p = der;
 	size_t n = EVP_PKEY_get_base_id(k) == EVP_PKEY_RSA ? sig_len : sizeof(der);
-	ECDSA_SIG *es;
+	ECDSA_SIG *es = NULL;
 
 	REQUIRE(c && EVP_DigestSignInit(c, &pc, md(h), NULL, k) == 1, "sign init");
 	if (pss)
