@@ -49,7 +49,8 @@ int cmd_preload(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "k:a:p:s:V:K:mh")) != -1) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":k:a:p:s:V:K:mh")) != -1) {
 		switch (opt) {
 		case 'k': a.key = optarg; break;
 		case 'a': a.algo = optarg; break;
@@ -64,7 +65,7 @@ int cmd_preload(int argc, char **argv)
 		case 'K': a.keydest = optarg; break;
 		case 'm': a.mandatory = true; break;
 		case 'h': fputs(usage_make, stdout); return 0;
-		default: fputs(usage_make, stderr); return 2;
+		default: fputs(usage_make, stderr); return cli_bad_option("preload", opt);
 		}
 	}
 	if (!a.key || argc - optind != 2 || (a.mandatory && !a.keydest)) {
@@ -83,7 +84,8 @@ int cmd_preload_check_sign(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "f:k:a:p:K:h")) != -1) {
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":f:k:a:p:K:h")) != -1) {
 		switch (opt) {
 		case 'f': file = optarg; break;
 		case 'k': key = optarg; break;
@@ -91,7 +93,7 @@ int cmd_preload_check_sign(int argc, char **argv)
 		case 'p': padding = optarg; break;
 		case 'K': ctl = optarg; break;
 		case 'h': fputs(usage_check, stdout); return 0;
-		default: fputs(usage_check, stderr); return 2;
+		default: fputs(usage_check, stderr); return cli_bad_option("preload_check_sign", opt);
 		}
 	}
 	if (!file || !key == !ctl || (ctl && (algo || padding)) || optind != argc) {

@@ -34,6 +34,10 @@ both sha512 r2048.pem sha512,rsa2048 pkcs-1.5
 both p256 p256.pem sha256,ecdsa256 pkcs-1.5
 both p384 p384.pem sha384,ecdsa384 pkcs-1.5
 ok "public key PEM" $CHECK -f pkcs.bin -k r2048.pub
+ln -s "$VFIT" preload_check_sign
+ok "under U-Boot's tool name" ./preload_check_sign -f pss.bin -k r2048.pem -p pss
+status 2 "unknown option" ./preload_check_sign -f pss.bin -k r2048.pem -x
+contains "named" "$T/.out" "vfit: preload_check_sign: unknown option -x"
 is "key node: algo-name" sha256,rsa2048 "$(fdtget pkcs.dtb /image/pre-load/sig algo-name)"
 is "key node: padding-name" pss "$(fdtget pss.dtb /image/pre-load/sig padding-name)"
 is "key node: signature-size" 256 "$(fdtget -t u pkcs.dtb /image/pre-load/sig signature-size)"
