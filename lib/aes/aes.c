@@ -141,21 +141,33 @@ static void add_key(uint32_t s[4], const uint32_t *rk)
 	s[3] ^= rk[3];
 }
 
-/* SubBytes and ShiftRows together: row r of column c from column c + r. */
+/* One output column of SubBytes+ShiftRows: row r from the r-th argument's row r. */
+static uint32_t col(const uint8_t *box, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	return (uint32_t)box[a & 0xff] | (uint32_t)box[(b >> 8) & 0xff] << 8 |
+	       (uint32_t)box[(c >> 16) & 0xff] << 16 | (uint32_t)box[d >> 24] << 24;
+}
+
+/* ShiftRows: row r of column c comes from column c + r; InvShiftRows from c - r. */
 static void sub_shift(uint32_t s[4], const uint8_t *box, int dir)
 {
-	uint32_t o[4];
-	unsigned int c, r;
+	uint32_t o0, o1, o2, o3;
 
-	for (c = 0; c < 4; c++) {
-		o[c] = 0;
-		for (r = 0; r < 4; r++) {
-			uint32_t from = s[(c + (unsigned int)(4 + dir * (int)r)) % 4];
-
-			o[c] |= (uint32_t)box[(from >> (8 * r)) & 0xff] << (8 * r);
-		}
+	if (dir > 0) {
+		o0 = col(box, s[0], s[1], s[2], s[3]);
+		o1 = col(box, s[1], s[2], s[3], s[0]);
+		o2 = col(box, s[2], s[3], s[0], s[1]);
+		o3 = col(box, s[3], s[0], s[1], s[2]);
+	} else {
+		o0 = col(box, s[0], s[3], s[2], s[1]);
+		o1 = col(box, s[1], s[0], s[3], s[2]);
+		o2 = col(box, s[2], s[1], s[0], s[3]);
+		o3 = col(box, s[3], s[2], s[1], s[0]);
 	}
-	memcpy(s, o, sizeof(o));
+	s[0] = o0;
+	s[1] = o1;
+	s[2] = o2;
+	s[3] = o3;
 }
 
 void vfit_aes_encrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], uint8_t out[16])
