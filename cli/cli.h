@@ -10,6 +10,7 @@ int cmd_verify(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 int cmd_preload(int argc, char **argv);
+int cmd_audit(int argc, char **argv);
 /* U-Boot's other host tools, also run when the binary has their name. */
 int cmd_dumpimage(int argc, char **argv);
 int cmd_mkenvimage(int argc, char **argv);

@@ -25,6 +25,7 @@ static const struct {
 	{ "info", cmd_info, "list a FIT (with signature status) or a legacy image" },
 	{ "verify", cmd_verify, "verify a FIT against a control DTB: -f FIT -k DTB [-c CONF]" },
 	{ "boot", cmd_boot, "boot-flow simulator: --device DIR [boot|mark-good|update FIT|init|status]" },
+	{ "audit", cmd_audit, "what a FIT's signatures protect, will it boot: -f FIT [-k DTB] [--svg OUT]" },
 	{ "disk", cmd_disk, "boot disk image: create|write|counter|info (GPT, slots, state, counters)" },
 	{ "preload", cmd_preload, "pre-load signature header: -k KEY.pem [-a ALGO] [-p PAD] [-K DTB] IMAGE OUT" },
 	{ "preload_check_sign", cmd_preload_check_sign, "check a pre-load header: -f FILE -k KEY.pem [-a ALGO] [-p PAD]" },
