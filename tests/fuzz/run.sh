@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # Runs every libFuzzer target ($BUILD/fuzz/fuzz_*, built by `make fuzz`) for
-# FUZZ_SECONDS (default 40), FUZZ_JOBS (default 2) at a time, on a temporary copy of its corpus, so the tree is
-# never modified.  One case per target: failed if the target crashed.
+# FUZZ_SECONDS (default 40), FUZZ_JOBS (default 2) at a time, on a
+# temporary copy of its corpus, so the tree is never modified.  One case per target: failed if the target crashed.
 # Crash inputs are kept in $BUILD/fuzz/crash-<target>-*.  libFuzzer's seed
 # is VFIT_TEST_SEED (default 1), printed: a run replays with it, as far as a
 # time-bounded run goes (how far depends on the machine's speed; whether a
