@@ -14,7 +14,9 @@
 #   VFIT_SRC_RSA       RSA PKCS#1 v1.5 and PSS
 #   VFIT_SRC_ECDSA     ECDSA P-256 / P-384
 #   VFIT_SRC_FIT       FIT checks, signed regions, the verifier, crypto backends
+#   VFIT_SRC_AES       AES-CBC, for encrypted images (the verifier's cipher nodes)
 #   VFIT_SRC_VERIFIER  all of the above: what vfit_verify() needs
+#   VFIT_SRC_PRELOAD   pre-load signature headers (bootm preload; uses hash, rsa, ecdsa)
 #   VFIT_SRC_DECOMP    gzip and LZ4 decompression of images
 #   VFIT_SRC_DISK      the boot disk (GPT, slots, records, counters)
 #   VFIT_SRC_BOOT      the boot flow (A/B, chain, rollback, updates)
@@ -46,8 +48,10 @@ VFIT_SRC_HASH     := $(call vfit_src,lib/hash/*.c)
 VFIT_SRC_RSA      := $(call vfit_src,lib/rsa/*.c)
 VFIT_SRC_ECDSA    := $(call vfit_src,lib/ecdsa/*.c)
 VFIT_SRC_FIT      := $(call vfit_src,lib/fit/*.c)
+VFIT_SRC_AES      := $(call vfit_src,lib/aes/*.c)
 VFIT_SRC_VERIFIER := $(VFIT_SRC_CORE) $(VFIT_SRC_HASH) $(VFIT_SRC_RSA) $(VFIT_SRC_ECDSA) \
-                     $(VFIT_SRC_FIT)
+                     $(VFIT_SRC_FIT) $(VFIT_SRC_AES)
+VFIT_SRC_PRELOAD  := $(call vfit_src,lib/preload/*.c)
 VFIT_SRC_DECOMP   := $(call vfit_src,lib/decomp/*.c)
 VFIT_SRC_DISK     := $(call vfit_src,lib/disk/*.c)
 VFIT_SRC_BOOT     := $(call vfit_src,lib/boot/*.c)
