@@ -13,7 +13,9 @@
  * transport received, within the buffer), parameterSize of a session
  * response, each TPM2B size against what is left, each count against its
  * limit, and the exact end of the response are checked before anything is
- * used; any violation is VFIT_TPM_ERR_MALFORMED and no output is written.
+ * used; any violation is VFIT_TPM_ERR_MALFORMED.  Outputs are written only
+ * on VFIT_TPM_OK (vfit_tpm_nv_read and _get_random: only what came before
+ * the failing chunk).
  * A response code other than TPM_RC_SUCCESS is VFIT_TPM_ERR_RC with the code
  * in tpm->rc (VFIT_TPM_ERR_INITIALIZED for Startup's TPM_RC_INITIALIZE).
  *
@@ -21,8 +23,8 @@
  * the platform hierarchy's password is empty after Startup(CLEAR), an NV
  * index with AUTHREAD/AUTHWRITE uses its own password.
  *
- * The host transport for tests (swtpm's socket data and ctrl channels) is in
- * tests/unit/tpm_sock.[ch].
+ * The host transport to swtpm (its data and control sockets, power cycles)
+ * is in host/boot/tpm_sock.c, include/vfit-host/tpm_sock.h (libvfit-sim).
  */
 #ifndef VFIT_TPM_H
 #define VFIT_TPM_H
@@ -177,6 +179,7 @@ size_t vfit_tpm_alg_digest_size(uint16_t alg);      /* 0 if unknown */
 #define VFIT_TPM_RC_ATTRIBUTES       0x082u
 #define VFIT_TPM_RC_HIERARCHY        0x085u
 #define VFIT_TPM_RC_VALUE            0x084u
+#define VFIT_TPM_RC_HASH             0x083u
 #define VFIT_TPM_RC_HANDLE           0x08Bu
 #define VFIT_TPM_RC_AUTH_FAIL        0x08Eu
 #define VFIT_TPM_RC_SIZE             0x095u
@@ -294,7 +297,8 @@ enum vfit_tpm_result vfit_tpm_pcr_extend(struct vfit_tpm *tpm, uint32_t pcr, con
 /*
  * TPM2_PCR_Read of one PCR in one bank: out gets vfit_tpm_alg_digest_size(alg)
  * bytes; update_counter (may be NULL) the TPM's pcrUpdateCounter.
- * VFIT_TPM_ERR_UNSUPPORTED if the bank does not hold that PCR.
+ * VFIT_TPM_ERR_UNSUPPORTED if the bank does not hold that PCR; a hash the
+ * TPM does not implement is VFIT_TPM_ERR_RC with TPM_RC_HASH.
  */
 enum vfit_tpm_result vfit_tpm_pcr_read(struct vfit_tpm *tpm, uint32_t pcr, uint16_t alg,
 				       uint8_t out[VFIT_TPM_MAX_DIGEST], uint32_t *update_counter);

@@ -60,6 +60,7 @@ const char *vfit_tpm_rc_to_string(uint32_t rc)
 	case VFIT_TPM_RC_ATTRIBUTES: return "TPM_RC_ATTRIBUTES";
 	case VFIT_TPM_RC_HIERARCHY: return "TPM_RC_HIERARCHY";
 	case VFIT_TPM_RC_VALUE: return "TPM_RC_VALUE";
+	case VFIT_TPM_RC_HASH: return "TPM_RC_HASH";
 	case VFIT_TPM_RC_HANDLE: return "TPM_RC_HANDLE";
 	case VFIT_TPM_RC_AUTH_FAIL: return "TPM_RC_AUTH_FAIL";
 	case VFIT_TPM_RC_SIZE: return "TPM_RC_SIZE";
