@@ -10,88 +10,30 @@
  * test there, not the TPM), each refused.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
 
 #include "vfit/tpm.h"
-#include "vfit-host/tpm_sock.h"
 #include "check.h"
+#include "swtpm.h"
 
-static char dir[64], data_path[96], ctrl_path[96], state[96];
-static pid_t swtpm_pid = -1;
+static char dir[64];
+static struct swtpm sw = { -1 };
 
 static const struct vfit_tpm_auth platform = { VFIT_TPM_RH_PLATFORM, NULL, 0 };
-
-static void swtpm_stop(void)
-{
-	int st;
-
-	if (swtpm_pid <= 0)
-		return;
-	kill(swtpm_pid, SIGTERM);
-	waitpid(swtpm_pid, &st, 0);
-	swtpm_pid = -1;
-}
 
 static void cleanup_at_exit(void)
 {
 	char cmd[128];
 
-	swtpm_stop();
+	swtpm_end(&sw);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("cannot remove %s\n", dir);
-}
-
-/* Starts swtpm; connects s.  0, -1, or -2 when there is no swtpm binary. */
-static int swtpm_start(struct vfit_tpm_sock *s)
-{
-	char srv[128], ctl[128], sd[128], log[96];
-	int st, i;
-	pid_t pid;
-
-	snprintf(srv, sizeof(srv), "type=unixio,path=%s", data_path);
-	snprintf(ctl, sizeof(ctl), "type=unixio,path=%s", ctrl_path);
-	snprintf(sd, sizeof(sd), "dir=%s", state);
-	snprintf(log, sizeof(log), "%s/swtpm.log", dir);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execlp("swtpm", "swtpm", "socket", "--tpm2", "--server", srv, "--ctrl", ctl,
-		       "--tpmstate", sd, "--flags", "not-need-init", (char *)NULL);
-		_exit(127);
-	}
-	swtpm_pid = pid;
-	for (i = 0; i < 1000; i++) {            /* 10 s */
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-
-		if (waitpid(pid, &st, WNOHANG) == pid) {
-			swtpm_pid = -1;
-			return WIFEXITED(st) && WEXITSTATUS(st) == 127 ? -2 : -1;
-		}
-		if (!vfit_tpm_sock_open(s, data_path, ctrl_path))
-			return 0;
-		nanosleep(&ts, NULL);
-	}
-	return -1;
 }
 
 static const char *evp_name(uint16_t alg)
@@ -282,7 +224,7 @@ static void test_nv(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	CHECK(c1 == c0 + 1, "counter moved while the hierarchy was off");
 
 	/* The next reset gives the platform its hierarchy back, and the STCLEAR lock goes. */
-	REQUIRE(!vfit_tpm_sock_power_cycle(s), "power cycle through %s: %s", ctrl_path, strerror(errno));
+	REQUIRE(!vfit_tpm_sock_power_cycle(s), "power cycle through %s: %s", s->ctrl_path, strerror(errno));
 	R(vfit_tpm_nv_read_public(tpm, IDX_COUNTER, &got), VFIT_TPM_ERR_RC);  /* not started */
 	R(vfit_tpm_startup_clear(tpm), VFIT_TPM_OK);
 	R(vfit_tpm_nv_increment(tpm, &platform, IDX_COUNTER), VFIT_TPM_OK);
@@ -801,14 +743,11 @@ int main(void)
 	snprintf(dir, sizeof(dir), "/tmp/vfit-tpm-XXXXXX");
 	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
 	atexit(cleanup_at_exit);
-	snprintf(data_path, sizeof(data_path), "%s/data", dir);
-	snprintf(ctrl_path, sizeof(ctrl_path), "%s/ctrl", dir);
-	snprintf(state, sizeof(state), "%s/state", dir);
-	REQUIRE(!mkdir(state, 0700), "mkdir %s", state);
-	switch (swtpm_start(&s)) {
+	/* libtpms' default banks: every bank is extended and replayed. */
+	switch (swtpm_spawn(&sw, dir, "tpm", NULL, &s)) {
 	case 0:
 		break;
-	case -2:
+	case 127:
 		SKIP("tool", "swtpm is not installed (scripts/deps installs it)");
 		return check_done();
 	default:
