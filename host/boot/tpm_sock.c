@@ -77,6 +77,14 @@ static int recv_all(int fd, uint8_t *p, size_t n, unsigned timeout_ms)
 	return 0;
 }
 
+/* After a failure the stream is out of step with the TPM: the channel is closed for good. */
+static enum vfit_tpm_result broken(struct vfit_tpm_sock *s, enum vfit_tpm_result r)
+{
+	close(s->data_fd);
+	s->data_fd = -1;
+	return r;
+}
+
 static enum vfit_tpm_result sock_xfer(void *ctx, const uint8_t *cmd, size_t cmd_len,
 				      uint8_t *rsp, size_t rsp_cap, size_t *rsp_len)
 {
@@ -86,20 +94,20 @@ static enum vfit_tpm_result sock_xfer(void *ctx, const uint8_t *cmd, size_t cmd_
 	int r;
 
 	*rsp_len = 0;
-	if (s->data_fd < 0)
-		return VFIT_TPM_ERR_NO_TPM;
-	if (send_all(s->data_fd, cmd, cmd_len) || rsp_cap < 10)
+	if (s->data_fd < 0 || rsp_cap < 10)
 		return VFIT_TPM_ERR_TRANSPORT;
+	if (send_all(s->data_fd, cmd, cmd_len))
+		return broken(s, VFIT_TPM_ERR_TRANSPORT);
 	/* The header says how much follows: read exactly that, never more than rsp_cap. */
 	r = recv_all(s->data_fd, rsp, 10, t);
 	if (r)
-		return r == -2 ? VFIT_TPM_ERR_TIMEOUT : VFIT_TPM_ERR_TRANSPORT;
+		return broken(s, r == -2 ? VFIT_TPM_ERR_TIMEOUT : VFIT_TPM_ERR_TRANSPORT);
 	size = (uint32_t)rsp[2] << 24 | (uint32_t)rsp[3] << 16 | (uint32_t)rsp[4] << 8 | rsp[5];
 	if (size < 10 || size > rsp_cap)
-		return VFIT_TPM_ERR_TRANSPORT;
+		return broken(s, VFIT_TPM_ERR_TRANSPORT);
 	r = recv_all(s->data_fd, rsp + 10, size - 10, t);
 	if (r)
-		return r == -2 ? VFIT_TPM_ERR_TIMEOUT : VFIT_TPM_ERR_TRANSPORT;
+		return broken(s, r == -2 ? VFIT_TPM_ERR_TIMEOUT : VFIT_TPM_ERR_TRANSPORT);
 	*rsp_len = size;
 	return VFIT_TPM_OK;
 }

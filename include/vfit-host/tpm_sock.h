@@ -22,7 +22,11 @@ struct vfit_tpm_sock {
 
 /* Connects to the data channel; ctrl_path may be NULL.  0, or -1 with errno. */
 int vfit_tpm_sock_open(struct vfit_tpm_sock *s, const char *data_path, const char *ctrl_path);
-/* The transport for vfit_tpm_init: xfer over the data channel. */
+/*
+ * The transport for vfit_tpm_init: xfer over the data channel.  A failed
+ * exchange (closed socket, timeout, a response larger than the buffer)
+ * closes the channel: every later one is VFIT_TPM_ERR_TRANSPORT.
+ */
 void vfit_tpm_sock_transport(struct vfit_tpm_sock *s, struct vfit_tpm_transport *tr);
 /*
  * A power cycle through the control channel (CMD_INIT): the TPM loses its
