@@ -761,6 +761,11 @@ int main(void)
 	test_pcr(tpm, &banks);
 	test_log(tpm, &banks);
 	printf("  %u TPM commands\n", (unsigned)tpm->commands);
+	/* The TPM goes away: the socket transport says so, and stays closed. */
+	swtpm_end(&sw);
+	R(vfit_tpm_get_random(tpm, banks.alg, 2), VFIT_TPM_ERR_TRANSPORT);
+	CHECK(s.data_fd < 0, "data channel still open after a failure");
+	R(vfit_tpm_startup_clear(tpm), VFIT_TPM_ERR_TRANSPORT);
 	vfit_tpm_sock_close(&s);
 	return check_done();
 }
