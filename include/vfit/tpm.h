@@ -43,7 +43,10 @@
 #define VFIT_TPM_MAX_DIGEST 64         /* sha512 */
 #define VFIT_TPM_MAX_PASSWORD 64       /* password of a TPM_RS_PW session */
 #define VFIT_TPM_PCR_COUNT 24          /* PC Client: PCRs 0..23 */
-/* NV_Read / NV_Write move at most this many bytes per command (PC Client minimum of MAX_NV_BUFFER_SIZE). */
+/*
+ * NV_Read / NV_Write move at most this many bytes per command: below any
+ * PC Client TPM's TPM_PT_NV_BUFFER_MAX (swtpm: 2048, checked by test_tpm).
+ */
 #define VFIT_TPM_NV_CHUNK 512
 
 /* Results.  Values are stable; new ones are only appended. */
