@@ -45,7 +45,7 @@
 #define VFIT_TPM_PCR_COUNT 24          /* PC Client: PCRs 0..23 */
 /*
  * NV_Read / NV_Write move at most this many bytes per command: below any
- * PC Client TPM's TPM_PT_NV_BUFFER_MAX (swtpm: 2048, checked by test_tpm).
+ * PC Client TPM's TPM_PT_NV_BUFFER_MAX (swtpm: 1024, checked by test_tpm).
  */
 #define VFIT_TPM_NV_CHUNK 512
 

@@ -127,6 +127,7 @@ static void test_commands(struct vfit_tpm *tpm, struct vfit_tpm_banks *banks)
 	CHECK(v <= VFIT_TPM_BUF_SIZE, "swtpm's responses go up to %u bytes", (unsigned)v);
 	R(vfit_tpm_get_property(tpm, VFIT_TPM_PT_NV_BUFFER_MAX, &v), VFIT_TPM_OK);
 	CHECK(v >= VFIT_TPM_NV_CHUNK, "NV buffer %u", (unsigned)v);
+	printf("  TPM_PT_NV_BUFFER_MAX %u\n", (unsigned)v);
 	R(vfit_tpm_get_property(tpm, VFIT_TPM_PT_STARTUP_CLEAR, &v), VFIT_TPM_OK);
 	CHECK(v & VFIT_TPMA_STARTUP_PH_ENABLE, "platform hierarchy disabled after Startup: 0x%x", (unsigned)v);
 	/* 0x1FF is no property: the TPM answers with the next one it has. */
