@@ -26,7 +26,6 @@
 
 /* Event types of the TCG PC Client Platform Firmware Profile. */
 #define EV_IPL 0x0000000Du
-#define EV_EVENT_TAG 0x00000006u
 #define EV_TABLE_OF_DEVICES 0x0000000Bu
 
 /* The sha256 hash node's value of an image the verifier accepted, else a fresh digest. */
@@ -194,7 +193,7 @@ bool vfit_boot_measure_chain(struct vfit_run *r, enum vfit_boot_chain chain)
 		const struct vfit_boot_measure *m = &s->meas[k];
 		bool final = k + 1 == s->nstages;
 
-		if (!measure_one(r, chain, k + 1, 7, EV_EVENT_TAG, m->key_sha256, "key", m->key))
+		if (!measure_one(r, chain, k + 1, 7, EV_IPL, m->key_sha256, "key", m->key))
 			return false;
 		for (i = 0; i < m->nimg; i++) {
 			unsigned int pcr = image_pcr(m->img[i].prop, final);
