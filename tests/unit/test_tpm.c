@@ -157,7 +157,7 @@ static void test_nv(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	const uint32_t record_attrs = VFIT_TPMA_NV_PPWRITE | VFIT_TPMA_NV_PPREAD | VFIT_TPMA_NV_AUTHREAD |
 		VFIT_TPMA_NV_WRITE_STCLEAR | VFIT_TPMA_NV_NO_DA | VFIT_TPMA_NV_PLATFORMCREATE;
 	const uint32_t auth_attrs = VFIT_TPMA_NV_AUTHWRITE | VFIT_TPMA_NV_AUTHREAD | VFIT_TPMA_NV_NO_DA |
-		VFIT_TPMA_NV_PLATFORMCREATE;
+		VFIT_TPMA_NV_READ_STCLEAR | VFIT_TPMA_NV_PLATFORMCREATE;
 	const struct vfit_tpm_auth pw = { IDX_AUTH, (const uint8_t *)"secret", 6 };
 	const struct vfit_tpm_auth bad_pw = { IDX_AUTH, (const uint8_t *)"secreT", 6 };
 	const struct vfit_tpm_auth record_self = { IDX_RECORD, NULL, 0 };
@@ -208,6 +208,8 @@ static void test_nv(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	RC(vfit_tpm_nv_write(tpm, &bad_pw, IDX_AUTH, 0, "0123456789abcdef", 16), VFIT_TPM_RC_BAD_AUTH);
 	R(vfit_tpm_nv_read(tpm, &pw, IDX_AUTH, 4, back, 4), VFIT_TPM_OK);
 	CHECK(!memcmp(back, "4567", 4), "auth index read back differs");
+	R(vfit_tpm_nv_read_lock(tpm, &pw, IDX_AUTH), VFIT_TPM_OK);
+	RC(vfit_tpm_nv_read(tpm, &pw, IDX_AUTH, 4, back, 4), VFIT_TPM_RC_NV_LOCKED);
 	R(vfit_tpm_nv_undefine_space(tpm, &platform, IDX_AUTH), VFIT_TPM_OK);
 	RC(vfit_tpm_nv_read_public(tpm, IDX_AUTH, &got), VFIT_TPM_RC_HANDLE);
 
@@ -457,6 +459,7 @@ struct hostile {
 	enum vfit_tpm_result want;
 };
 
+/* "????????" as the size: the true length (the cases after Startup's are about the body) */
 #define HDR_NS(size) "8001" size "00000000"
 #define HDR_S(size)  "8002" size "00000000"
 #define PW_RSP "0000" "01" "0000"
@@ -478,21 +481,21 @@ static const struct hostile hostile[] = {
 
 	{ "good banks", BANKS, HDR_NS("????????") "00" "00000005" "00000002" "000b" "03" "ffffff"
 	  "0004" "03" "000000", VFIT_TPM_OK },
-	{ "banks: other capability", BANKS, HDR_NS("0000001b") "00" "00000006" "00000001" "000b" "03" "ffffff",
+	{ "banks: other capability", BANKS, HDR_NS("????????") "00" "00000006" "00000001" "000b" "03" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "banks: moreData 2", BANKS, HDR_NS("0000001b") "02" "00000005" "00000001" "000b" "03" "ffffff",
+	{ "banks: moreData 2", BANKS, HDR_NS("????????") "02" "00000005" "00000001" "000b" "03" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "banks: huge count", BANKS, HDR_NS("0000001b") "00" "00000005" "ffffffff" "000b" "03" "ffffff",
+	{ "banks: huge count", BANKS, HDR_NS("????????") "00" "00000005" "ffffffff" "000b" "03" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "banks: count beyond the bytes", BANKS, HDR_NS("0000001b") "00" "00000005" "00000002" "000b" "03" "ffffff",
+	{ "banks: count beyond the bytes", BANKS, HDR_NS("????????") "00" "00000005" "00000002" "000b" "03" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "banks: sizeofSelect 200", BANKS, HDR_NS("0000001b") "00" "00000005" "00000001" "000b" "c8" "ffffff",
+	{ "banks: sizeofSelect 200", BANKS, HDR_NS("????????") "00" "00000005" "00000001" "000b" "c8" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "banks: select beyond the bytes", BANKS, HDR_NS("0000001b") "00" "00000005" "00000001" "000b" "04" "ffffff",
+	{ "banks: select beyond the bytes", BANKS, HDR_NS("????????") "00" "00000005" "00000001" "000b" "04" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "banks: trailing byte", BANKS, HDR_NS("0000001c") "00" "00000005" "00000001" "000b" "03" "ffffff" "00",
+	{ "banks: trailing byte", BANKS, HDR_NS("????????") "00" "00000005" "00000001" "000b" "03" "ffffff" "00",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "banks: one bank twice", BANKS, HDR_NS("00000022") "00" "00000005" "00000002" "000b" "03" "ffffff"
+	{ "banks: one bank twice", BANKS, HDR_NS("????????") "00" "00000005" "00000002" "000b" "03" "ffffff"
 	  "000b" "03" "000000", VFIT_TPM_ERR_MALFORMED },
 	{ "banks: active unknown algorithm", BANKS, HDR_NS("????????") "00" "00000005" "00000001" "0099" "03" "010000",
 	  VFIT_TPM_ERR_UNSUPPORTED },
@@ -500,86 +503,95 @@ static const struct hostile hostile[] = {
 	  "0004" "03" "010000" "000b" "03" "010000" "000c" "03" "010000" "000d" "03" "010000"
 	  "0012" "03" "010000" "0005" "03" "010000", VFIT_TPM_ERR_UNSUPPORTED },
 
-	{ "good property", PROPERTY, HDR_NS("0000001b") "00" "00000006" "00000001" "0000011f" "00001000", VFIT_TPM_OK },
-	{ "property: another one", PROPERTY, HDR_NS("0000001b") "00" "00000006" "00000001" "00000120" "00001000",
+	{ "good property", PROPERTY, HDR_NS("????????") "00" "00000006" "00000001" "0000011f" "00001000", VFIT_TPM_OK },
+	{ "property: another one", PROPERTY, HDR_NS("????????") "00" "00000006" "00000001" "00000120" "00001000",
 	  VFIT_TPM_ERR_UNSUPPORTED },
-	{ "property: two of them", PROPERTY, HDR_NS("00000023") "00" "00000006" "00000002" "0000011f" "00001000"
+	{ "property: two of them", PROPERTY, HDR_NS("????????") "00" "00000006" "00000002" "0000011f" "00001000"
 	  "00000120" "00000000", VFIT_TPM_ERR_MALFORMED },
-	{ "property: value cut", PROPERTY, HDR_NS("00000019") "00" "00000006" "00000001" "0000011f" "0000",
+	{ "property: value cut", PROPERTY, HDR_NS("????????") "00" "00000006" "00000001" "0000011f" "0000",
 	  VFIT_TPM_ERR_MALFORMED },
 
-	{ "good random", RANDOM, HDR_NS("00000010") "0004" "01020304", VFIT_TPM_OK },
-	{ "random: zero bytes", RANDOM, HDR_NS("0000000c") "0000", VFIT_TPM_ERR_MALFORMED },
-	{ "random: more than asked", RANDOM, HDR_NS("00000011") "0005" "0102030405", VFIT_TPM_ERR_MALFORMED },
-	{ "random: TPM2B beyond the bytes", RANDOM, HDR_NS("00000010") "0008" "01020304", VFIT_TPM_ERR_MALFORMED },
+	{ "property: error code", PROPERTY, "8001" "0000000a" "00000101", VFIT_TPM_ERR_RC },
+
+	{ "good random", RANDOM, HDR_NS("????????") "0004" "01020304", VFIT_TPM_OK },
+	{ "random: zero bytes", RANDOM, HDR_NS("????????") "0000", VFIT_TPM_ERR_MALFORMED },
+	{ "random: more than asked", RANDOM, HDR_NS("????????") "0005" "0102030405", VFIT_TPM_ERR_MALFORMED },
+	{ "random: TPM2B beyond the bytes", RANDOM, HDR_NS("????????") "0008" "01020304", VFIT_TPM_ERR_MALFORMED },
 
 	{ "good NV public", NV_PUBLIC, HDR_NS("????????") "000e" "01500010" "000b" "0002001f" "0000" "0008"
 	  "0022" "000b" "00000000000000000000000000000000" "00000000000000000000000000000000", VFIT_TPM_OK },
-	{ "NV public: another index", NV_PUBLIC, HDR_NS("00000036") "000e" "01500011" "000b" "0002001f" "0000" "0008"
+	{ "NV public: another index", NV_PUBLIC, HDR_NS("????????") "000e" "01500011" "000b" "0002001f" "0000" "0008"
 	  "0022" "000b" "00000000000000000000000000000000" "00000000000000000000000000000000",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV public: size larger than its contents", NV_PUBLIC, HDR_NS("00000038") "0010" "01500010" "000b" "0002001f"
+	{ "NV public: size larger than its contents", NV_PUBLIC, HDR_NS("????????") "0010" "01500010" "000b" "0002001f"
 	  "0000" "0008" "0000" "0022" "000b" "00000000000000000000000000000000" "00000000000000000000000000000000",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV public: size smaller than its contents", NV_PUBLIC, HDR_NS("00000036") "000c" "01500010" "000b"
+	{ "NV public: size smaller than its contents", NV_PUBLIC, HDR_NS("????????") "000c" "01500010" "000b"
 	  "0002001f" "0000" "0008" "0022" "000b" "00000000000000000000000000000000"
 	  "00000000000000000000000000000000", VFIT_TPM_ERR_MALFORMED },
-	{ "NV public: TPM2B beyond the response", NV_PUBLIC, HDR_NS("00000014") "0100" "01500010" "000b" "00",
+	{ "NV public: TPM2B beyond the response", NV_PUBLIC, HDR_NS("????????") "0100" "01500010" "000b" "00",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV public: policy beyond the area", NV_PUBLIC, HDR_NS("00000036") "000e" "01500010" "000b" "0002001f"
+	{ "NV public: policy beyond the area", NV_PUBLIC, HDR_NS("????????") "000e" "01500010" "000b" "0002001f"
 	  "0040" "0008" "0022" "000b" "00000000000000000000000000000000" "00000000000000000000000000000000",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV public: name of another algorithm", NV_PUBLIC, HDR_NS("00000036") "000e" "01500010" "000b" "0002001f"
+	{ "NV public: name of another algorithm", NV_PUBLIC, HDR_NS("????????") "000e" "01500010" "000b" "0002001f"
 	  "0000" "0008" "0022" "0004" "00000000000000000000000000000000" "00000000000000000000000000000000",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV public: name of the wrong size", NV_PUBLIC, HDR_NS("00000035") "000e" "01500010" "000b" "0002001f"
+	{ "NV public: name of the wrong size", NV_PUBLIC, HDR_NS("????????") "000e" "01500010" "000b" "0002001f"
 	  "0000" "0008" "0021" "000b" "00000000000000000000000000000000" "000000000000000000000000000000",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV public: no name", NV_PUBLIC, HDR_NS("0000001a") "000e" "01500010" "000b" "0002001f" "0000" "0008",
+	{ "NV public: no name", NV_PUBLIC, HDR_NS("????????") "000e" "01500010" "000b" "0002001f" "0000" "0008",
 	  VFIT_TPM_ERR_MALFORMED },
 
 	{ "good NV read", NV_READ, HDR_S("????????") "00000006" "0004" "61626364" PW_RSP, VFIT_TPM_OK },
-	{ "NV read: other size", NV_READ, HDR_S("0000001c") "00000005" "0003" "616263" PW_RSP,
+	{ "NV read: other size", NV_READ, HDR_S("????????") "00000005" "0003" "616263" PW_RSP,
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV read: no-session tag", NV_READ, HDR_NS("0000001d") "00000006" "0004" "61626364" PW_RSP,
+	{ "NV read: no-session tag", NV_READ, HDR_NS("????????") "00000006" "0004" "61626364" PW_RSP,
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV read: parameterSize beyond the response", NV_READ, HDR_S("0000001d") "00000100" "0004" "61626364" PW_RSP,
+	{ "NV read: parameterSize beyond the response", NV_READ, HDR_S("????????") "00000100" "0004" "61626364" PW_RSP,
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV read: parameterSize short of the TPM2B", NV_READ, HDR_S("0000001d") "00000005" "0004" "61626364" PW_RSP,
+	{ "NV read: parameterSize short of the TPM2B", NV_READ, HDR_S("????????") "00000005" "0004" "61626364" PW_RSP,
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV read: no session area", NV_READ, HDR_S("00000018") "00000006" "0004" "61626364",
+	{ "NV read: no session area", NV_READ, HDR_S("????????") "00000006" "0004" "61626364",
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV read: nonce in a password session", NV_READ, HDR_S("0000001f") "00000006" "0004" "61626364"
+	{ "NV read: nonce in a password session", NV_READ, HDR_S("????????") "00000006" "0004" "61626364"
 	  "0002" "aaaa" "01" "0000", VFIT_TPM_ERR_MALFORMED },
-	{ "NV read: HMAC in a password session", NV_READ, HDR_S("0000001f") "00000006" "0004" "61626364"
+	{ "NV read: HMAC in a password session", NV_READ, HDR_S("????????") "00000006" "0004" "61626364"
 	  "0000" "01" "0002" "aaaa", VFIT_TPM_ERR_MALFORMED },
-	{ "NV read: bytes after the session", NV_READ, HDR_S("0000001e") "00000006" "0004" "61626364" PW_RSP "00",
+	{ "NV read: bytes after the session", NV_READ, HDR_S("????????") "00000006" "0004" "61626364" PW_RSP "00",
 	  VFIT_TPM_ERR_MALFORMED },
 	{ "NV read: error code", NV_READ, "8001" "0000000a" "00000148", VFIT_TPM_ERR_RC },
 
-	{ "good NV write", NV_WRITE, HDR_S("00000013") "00000000" PW_RSP, VFIT_TPM_OK },
-	{ "NV write: parameters where none are", NV_WRITE, HDR_S("00000015") "00000002" "0000" PW_RSP,
+	{ "good NV write", NV_WRITE, HDR_S("????????") "00000000" PW_RSP, VFIT_TPM_OK },
+	{ "NV write: parameters where none are", NV_WRITE, HDR_S("????????") "00000002" "0000" PW_RSP,
 	  VFIT_TPM_ERR_MALFORMED },
-	{ "NV write: session cut", NV_WRITE, HDR_S("00000011") "00000000" "000001", VFIT_TPM_ERR_MALFORMED },
-	{ "good hierarchy control", HIER, HDR_S("00000013") "00000000" PW_RSP, VFIT_TPM_OK },
-	{ "hierarchy control: no session area", HIER, HDR_S("0000000e") "00000000", VFIT_TPM_ERR_MALFORMED },
+	{ "NV write: session cut", NV_WRITE, HDR_S("????????") "00000000" "000001", VFIT_TPM_ERR_MALFORMED },
+	{ "good hierarchy control", HIER, HDR_S("????????") "00000000" PW_RSP, VFIT_TPM_OK },
+	{ "hierarchy control: no session area", HIER, HDR_S("????????") "00000000", VFIT_TPM_ERR_MALFORMED },
 
 	{ "good PCR read", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03" "000100" "00000001"
 	  "0020" "00000000000000000000000000000000" "00000000000000000000000000000000", VFIT_TPM_OK },
 	{ "PCR read: bank without that PCR", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03" "000000"
 	  "00000000", VFIT_TPM_ERR_UNSUPPORTED },
-	{ "PCR read: another PCR", PCR_READ, HDR_NS("00000035") "00000007" "00000001" "000b" "03" "000200" "00000001"
+	{ "PCR read: another PCR", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03" "000200" "00000001"
 	  "0020" "00000000000000000000000000000000" "00000000000000000000000000000000", VFIT_TPM_ERR_MALFORMED },
-	{ "PCR read: another bank", PCR_READ, HDR_NS("00000035") "00000007" "00000001" "000c" "03" "000100" "00000001"
+	{ "PCR read: another bank", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000c" "03" "000100" "00000001"
 	  "0020" "00000000000000000000000000000000" "00000000000000000000000000000000", VFIT_TPM_ERR_MALFORMED },
-	{ "PCR read: digest of the wrong size", PCR_READ, HDR_NS("00000021") "00000007" "00000001" "000b" "03" "000100"
+	{ "PCR read: digest of the wrong size", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03" "000100"
 	  "00000001" "000c" "000000000000000000000000", VFIT_TPM_ERR_MALFORMED },
-	{ "PCR read: two digests", PCR_READ, HDR_NS("00000057") "00000007" "00000001" "000b" "03" "000100" "00000002"
+	{ "PCR read: two digests", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03" "000100" "00000002"
 	  "0020" "00000000000000000000000000000000" "00000000000000000000000000000000"
 	  "0020" "00000000000000000000000000000000" "00000000000000000000000000000000", VFIT_TPM_ERR_MALFORMED },
-	{ "PCR read: digest count huge", PCR_READ, HDR_NS("00000018") "00000007" "00000001" "000b" "03" "000100"
+	{ "PCR read: selection count huge", PCR_READ, HDR_NS("????????") "00000007" "ffffffff" "000b" "03" "000100"
+	  "00000000", VFIT_TPM_ERR_MALFORMED },
+	{ "PCR read: sizeofSelect 5", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "05" "0001000000"
+	  "00000000", VFIT_TPM_ERR_MALFORMED },
+	{ "PCR read: select beyond the response", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03" "00",
+	  VFIT_TPM_ERR_MALFORMED },
+	{ "PCR read: error code", PCR_READ, "8001" "0000000a" "000001c3", VFIT_TPM_ERR_RC },
+	{ "PCR read: digest count huge", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03" "000100"
 	  "ffffffff", VFIT_TPM_ERR_MALFORMED },
-	{ "PCR read: digest TPM2B beyond the response", PCR_READ, HDR_NS("0000001a") "00000007" "00000001" "000b" "03"
+	{ "PCR read: digest TPM2B beyond the response", PCR_READ, HDR_NS("????????") "00000007" "00000001" "000b" "03"
 	  "000100" "00000001" "ffff", VFIT_TPM_ERR_MALFORMED },
 };
 
@@ -668,6 +680,61 @@ static void test_hostile(void)
 	CHECK(tpm->commands == sizeof(hostile) / sizeof(hostile[0]) + 4, "argument errors sent commands");
 }
 
+/* Every named value has its own name, and unknown ones the fallback. */
+static void names_distinct(void)
+{
+	static const uint32_t events[] = {
+		VFIT_TPM_EV_PREBOOT_CERT, VFIT_TPM_EV_POST_CODE, VFIT_TPM_EV_NO_ACTION, VFIT_TPM_EV_SEPARATOR,
+		VFIT_TPM_EV_ACTION, VFIT_TPM_EV_EVENT_TAG, VFIT_TPM_EV_S_CRTM_CONTENTS, VFIT_TPM_EV_S_CRTM_VERSION,
+		VFIT_TPM_EV_CPU_MICROCODE, VFIT_TPM_EV_PLATFORM_CONFIG_FLAGS, VFIT_TPM_EV_TABLE_OF_DEVICES,
+		VFIT_TPM_EV_COMPACT_HASH, VFIT_TPM_EV_IPL, VFIT_TPM_EV_IPL_PARTITION_DATA, VFIT_TPM_EV_NONHOST_CODE,
+		VFIT_TPM_EV_NONHOST_CONFIG, VFIT_TPM_EV_NONHOST_INFO, VFIT_TPM_EV_OMIT_BOOT_DEVICE_EVENTS,
+		VFIT_TPM_EV_EFI_ACTION, VFIT_TPM_EV_EFI_PLATFORM_FIRMWARE_BLOB, VFIT_TPM_EV_EFI_HANDOFF_TABLES,
+	};
+	static const uint32_t rcs[] = {
+		VFIT_TPM_RC_SUCCESS, VFIT_TPM_RC_BAD_TAG, VFIT_TPM_RC_INITIALIZE, VFIT_TPM_RC_FAILURE,
+		VFIT_TPM_RC_DISABLED, VFIT_TPM_RC_AUTH_MISSING, VFIT_TPM_RC_AUTH_UNAVAILABLE,
+		VFIT_TPM_RC_COMMAND_CODE, VFIT_TPM_RC_NV_RANGE, VFIT_TPM_RC_NV_SIZE, VFIT_TPM_RC_NV_LOCKED,
+		VFIT_TPM_RC_NV_AUTHORIZATION, VFIT_TPM_RC_NV_UNINITIALIZED, VFIT_TPM_RC_NV_SPACE,
+		VFIT_TPM_RC_NV_DEFINED, VFIT_TPM_RC_ATTRIBUTES, VFIT_TPM_RC_HIERARCHY, VFIT_TPM_RC_VALUE,
+		VFIT_TPM_RC_HASH, VFIT_TPM_RC_HANDLE, VFIT_TPM_RC_AUTH_FAIL, VFIT_TPM_RC_SIZE, VFIT_TPM_RC_BAD_AUTH,
+		VFIT_TPM_RC_LOCKOUT, VFIT_TPM_RC_RETRY, VFIT_TPM_RC_NV_UNAVAILABLE,
+	};
+	static const uint16_t algs[] = { VFIT_TPM_ALG_SHA1, VFIT_TPM_ALG_SHA256, VFIT_TPM_ALG_SHA384,
+					 VFIT_TPM_ALG_SHA512, VFIT_TPM_ALG_SM3_256 };
+	size_t i, j;
+	int r;
+
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		const char *n = vfit_tpm_event_to_string(events[i]);
+
+		for (j = 0; j < i && strcmp(n, vfit_tpm_event_to_string(events[j])); j++)
+			;
+		CHECK(j == i && strcmp(n, "EV_(unknown)"), "event 0x%x named %s", (unsigned)events[i], n);
+	}
+	CHECK(!strcmp(vfit_tpm_event_to_string(0x13), "EV_(unknown)"), "event 0x13");
+	for (i = 0; i < sizeof(rcs) / sizeof(rcs[0]); i++) {
+		const char *n = vfit_tpm_rc_to_string(rcs[i]);
+
+		for (j = 0; j < i && strcmp(n, vfit_tpm_rc_to_string(rcs[j])); j++)
+			;
+		CHECK(j == i && strcmp(n, "TPM_RC_(other)"), "rc 0x%x named %s", (unsigned)rcs[i], n);
+	}
+	CHECK(!strcmp(vfit_tpm_rc_to_string(0x150), "TPM_RC_(other)"), "rc 0x150");
+	for (i = 0; i < sizeof(algs) / sizeof(algs[0]); i++)
+		CHECK(strcmp(vfit_tpm_alg_to_string(algs[i]), "unknown") && vfit_tpm_alg_digest_size(algs[i]),
+		      "alg 0x%x", algs[i]);
+	CHECK(!strcmp(vfit_tpm_alg_to_string(0x99), "unknown") && !vfit_tpm_alg_digest_size(0x99), "alg 0x99");
+	for (r = VFIT_TPM_OK; r <= VFIT_TPM_ERR_LOG; r++) {
+		const char *n = vfit_tpm_result_to_string((enum vfit_tpm_result)r);
+
+		for (j = 0; j < (size_t)r && strcmp(n, vfit_tpm_result_to_string((enum vfit_tpm_result)j)); j++)
+			;
+		CHECK(j == (size_t)r && strcmp(n, "unknown TPM result"), "result %d named %s", r, n);
+	}
+	CHECK(!strcmp(vfit_tpm_result_to_string((enum vfit_tpm_result)99), "unknown TPM result"), "result 99");
+}
+
 /* The log writer's bounds, with no TPM. */
 static void test_log_bounds(void)
 {
@@ -722,8 +789,66 @@ static void test_log_bounds(void)
 		L(vfit_tpm_log_append(&log, 0, VFIT_TPM_EV_NO_ACTION, &z, ev_sl, 17), VFIT_TPM_OK);
 		L(vfit_tpm_log_replay(log.base, log.len, 0, VFIT_TPM_ALG_SHA256, out, &ev), VFIT_TPM_OK);
 		CHECK(out[31] == 3 && !memcmp(out, zero, 31) && ev == 0, "StartupLocality");
+		/* ... and only before PCR 0 was extended. */
+		L(vfit_tpm_log_init(&log, mem, sizeof(mem), &b), VFIT_TPM_OK);
+		L(vfit_tpm_log_append(&log, 0, VFIT_TPM_EV_POST_CODE, &z, "", 0), VFIT_TPM_OK);
+		L(vfit_tpm_log_append(&log, 0, VFIT_TPM_EV_NO_ACTION, &z, ev_sl, 17), VFIT_TPM_OK);
+		L(vfit_tpm_log_replay(log.base, log.len, 0, VFIT_TPM_ALG_SHA256, out, &ev), VFIT_TPM_ERR_LOG);
+	}
+	/*
+	 * Logs the writer never makes, patched from a good one: Spec ID (69 bytes,
+	 * algorithms at 60 and 64, sizes at 62 and 66), then an event of
+	 * pcr, type, count (at 77), sha256 (at 81) + 32, sha1 (at 115) + 20, size, data.
+	 */
+	{
+		static const struct { const char *what; size_t at; uint8_t v[4]; uint32_t pcr; uint16_t alg; } patch[] = {
+			{ "Spec ID: digest size of sha256 wrong", 62, { 33, 0, 0x04, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+			{ "Spec ID: digest size 0", 66, { 0, 0, 2, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+			{ "Spec ID: one algorithm twice", 64, { 0x0B, 0, 32, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+			{ "Spec ID: no algorithm", 56, { 0, 0, 0, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+			{ "event: digest count above the Spec ID's", 77, { 3, 0, 0, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+			{ "event: algorithm not in the Spec ID", 81, { 0x0C, 0, 0x07, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+			{ "event: one algorithm twice", 115, { 0x0B, 0, 8, 0 }, 3, VFIT_TPM_ALG_SHA1 },
+			{ "event: PCR 24", 69, { 24, 0, 0, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+			{ "event: size beyond the log", 137, { 0xFF, 0xFF, 0, 0 }, 3, VFIT_TPM_ALG_SHA256 },
+		};
+		struct vfit_tpm_digests two = { 2, { { VFIT_TPM_ALG_SHA256, { 7 } }, { VFIT_TPM_ALG_SHA1, { 8 } } } };
+		uint8_t bad[256];
+		size_t k, n;
+
+		L(vfit_tpm_log_init(&log, mem, sizeof(mem), &b), VFIT_TPM_OK);
+		L(vfit_tpm_log_append(&log, 3, VFIT_TPM_EV_POST_CODE, &two, "ab", 2), VFIT_TPM_OK);
+		REQUIRE(log.len == 143 && mem[81] == 0x0B && mem[115] == 0x04 && mem[137] == 2,
+			"event layout (%zu bytes)", log.len);
+		n = log.len;
+		for (k = 0; k < sizeof(patch) / sizeof(patch[0]); k++) {
+			memcpy(bad, mem, n);
+			memcpy(bad + patch[k].at, patch[k].v, 4);
+			CHECK(vfit_tpm_log_replay(bad, n, patch[k].pcr, patch[k].alg, out, &ev) == VFIT_TPM_ERR_LOG,
+			      "%s: not refused", patch[k].what);
+		}
+		/* An event without the sha256 digest: that bank cannot be replayed, sha1 can. */
+		memcpy(bad, mem, 77);
+		bad[77] = 1;
+		memcpy(bad + 81, mem + 115, 22);        /* sha1 and its digest */
+		memcpy(bad + 103, mem + 137, 6);        /* event size and data */
+		L(vfit_tpm_log_replay(bad, 109, 3, VFIT_TPM_ALG_SHA256, out, &ev), VFIT_TPM_ERR_LOG);
+		L(vfit_tpm_log_replay(bad, 109, 3, VFIT_TPM_ALG_SHA1, out, &ev), VFIT_TPM_OK);
+		CHECK(ev == 1, "sha1 replay of %u events", (unsigned)ev);
+	}
+	/* A bank this build cannot hash (SM3) is written, but not replayed. */
+	{
+		struct vfit_tpm_banks sm3 = { 2, { VFIT_TPM_ALG_SHA256, VFIT_TPM_ALG_SM3_256 }, { 1, 1 } };
+		struct vfit_tpm_digests z = { 2, { { VFIT_TPM_ALG_SM3_256, { 5 } }, { VFIT_TPM_ALG_SHA256, { 6 } } } };
+
+		L(vfit_tpm_log_init(&log, mem, sizeof(mem), &sm3), VFIT_TPM_OK);
+		L(vfit_tpm_log_append(&log, 3, VFIT_TPM_EV_POST_CODE, &z, "", 0), VFIT_TPM_OK);
+		L(vfit_tpm_log_replay(log.base, log.len, 3, VFIT_TPM_ALG_SM3_256, out, &ev), VFIT_TPM_ERR_UNSUPPORTED);
+		L(vfit_tpm_log_replay(log.base, log.len, 3, VFIT_TPM_ALG_SHA256, out, &ev), VFIT_TPM_OK);
+		CHECK(ev == 1, "sha256 beside sm3");
 	}
 	CHECK(!strcmp(vfit_tpm_event_to_string(VFIT_TPM_EV_EFI_ACTION), "EV_EFI_ACTION"), "event name");
+	names_distinct();
 	CHECK(!strcmp(vfit_tpm_rc_to_string(0x9A2), "TPM_RC_BAD_AUTH"), "rc name of a session error");
 	CHECK(!strcmp(vfit_tpm_rc_to_string(0x185), "TPM_RC_HIERARCHY"), "rc name of a handle error");
 	CHECK(!strcmp(vfit_tpm_result_to_string(VFIT_TPM_ERR_MALFORMED), "malformed TPM response"), "result name");
