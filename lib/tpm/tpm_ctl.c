@@ -74,7 +74,7 @@ enum vfit_tpm_result vfit_tpm_get_banks(struct vfit_tpm *tpm, struct vfit_tpm_ba
 			continue;
 		if (!vfit_tpm_alg_digest_size(alg))
 			verdict = VFIT_TPM_ERR_UNSUPPORTED;
-		else if (b.count == VFIT_TPM_MAX_BANKS)
+		else if (b.count == VFIT_TPM_MAX_BANKS)        /* more known algorithms than room */
 			verdict = verdict == VFIT_TPM_OK ? VFIT_TPM_ERR_LIMIT : verdict;
 		else {
 			b.alg[b.count] = alg;
