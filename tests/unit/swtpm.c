@@ -39,7 +39,7 @@ static int exit_code(int st)
 int swtpm_spawn(struct swtpm *w, const char *dir, const char *name, const char *banks,
 		struct vfit_tpm_sock *s)
 {
-	char st[128], sd[160], srv[192], ctl[192], data[160], ctrl[160], log[160], bank_list[64];
+	char st[256], sd[264], srv[288], ctl[288], data[256], ctrl[256], log[256], bank_list[64];
 	char *setup[] = { "swtpm_setup", "--tpm2", "--tpmstate", st, "--pcr-banks", bank_list,
 			  "--overwrite", NULL };
 	char *sw[] = { "swtpm", "socket", "--tpm2", "--server", srv, "--ctrl", ctl, "--tpmstate",
