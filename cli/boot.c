@@ -519,10 +519,12 @@ int cmd_boot(int argc, char **argv)
 	    argc > 1)
 		return usage(stderr, 2);
 	/* --timings: measure the flow, not the simulator's page faults. */
-	if (vfit_boot_sim_open(&s, dir, tcti, timings, &e))
-		return vfit_err_print(&e, "boot");
-	if (trust && vfit_boot_sim_trust(&s, trust, !strcmp(cmd, "provision"), &e)) {
-		vfit_boot_sim_close(&s);
+	if (trust) {
+		if (vfit_boot_sim_trust(&s, dir, trust, !strcmp(cmd, "provision"), timings, &e)) {
+			vfit_boot_sim_close(&s);
+			return vfit_err_print(&e, "boot");
+		}
+	} else if (vfit_boot_sim_open(&s, dir, tcti, timings, &e)) {
 		return vfit_err_print(&e, "boot");
 	}
 	if (!strcmp(cmd, "provision")) {

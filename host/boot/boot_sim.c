@@ -358,8 +358,17 @@ static int map_ram(struct vfit_boot_sim *s, bool prefault, struct vfit_err *e)
 	return 0;
 }
 
+static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
+		    bool prefault, struct vfit_err *e);
+
 int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
 		       bool prefault, struct vfit_err *e)
+{
+	return sim_open(s, dir, tcti, false, prefault, e);
+}
+
+static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
+		    bool prefault, struct vfit_err *e)
 {
 	struct vfit_boot_ops *o = &s->ops;
 	char path[PATH_MAX];
@@ -374,14 +383,16 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 	s->crash_after = crash ? atoi(crash) : 0;
 	if (read_ram(s, e) || map_ram(s, prefault, e))
 		return -1;
-	if (tcti) {
+	if (no_ctr) {
+		s->ctr = NULL;
+	} else if (tcti) {
 		snprintf(path, sizeof(path), "%s/tpm-auth", dir);
 		s->ctr = vfit_ctr_tpm_open(tcti, path, e);
 	} else {
 		snprintf(path, sizeof(path), "%s/counters", dir);
 		s->ctr = vfit_ctr_file_open(path, e);
 	}
-	if (!s->ctr) {
+	if (!s->ctr && !no_ctr) {
 		unmap_ram(s);
 		return -1;
 	}
@@ -447,14 +458,17 @@ static int trust_fail(const struct vfit_trust *t, enum vfit_boot_why w, struct v
 			    t->rc ? vfit_tpm_rc_to_string(t->rc) : "");
 }
 
-int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *sockdir, bool define,
-			struct vfit_err *e)
+int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *sockdir,
+			bool define, bool prefault, struct vfit_err *e)
 {
 	struct vfit_boot_ops *o = &s->ops;
 	struct vfit_tpm_transport tr;
 	struct vfit_sim_trust *st;
 	char data[PATH_MAX], ctrl[PATH_MAX];
 	enum vfit_boot_why w;
+
+	if (sim_open(s, dir, NULL, true, prefault, e))
+		return -1;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)

@@ -64,17 +64,18 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 void vfit_boot_sim_close(struct vfit_boot_sim *s);
 
 /*
- * The stage's TPM trust state (include/vfit/boot_tpm.h, docs/trust-state.md)
- * instead of DIR/state and the counter store: swtpm's UNIX sockets
+ * vfit_boot_sim_open() with the stage's TPM trust state
+ * (include/vfit/boot_tpm.h, docs/trust-state.md) instead of DIR/state and
+ * the counter store: swtpm's UNIX sockets
  * sockdir/data and sockdir/ctrl (swtpm socket --server type=unixio,path=D/data
  * --ctrl type=unixio,path=D/ctrl --flags not-need-init).  Each command is a
  * power-on: the TPM is power-cycled, started and its NV index checked as
  * the stage checks it; define: the factory step instead (the index is
  * defined, nothing else).  0, or -1 with e set (status 1: the TPM cannot
- * be trusted, named).
+ * be trusted, named); vfit_boot_sim_close() in every case.
  */
-int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *sockdir, bool define,
-			struct vfit_err *e);
+int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *sockdir,
+			bool define, bool prefault, struct vfit_err *e);
 /* What the stage does last before the OS: platform authorization given up.  0 or -1. */
 int vfit_boot_sim_trust_lock(struct vfit_boot_sim *s, struct vfit_err *e);
 

@@ -54,10 +54,11 @@ struct vfit_trust {
 /*
  * Opens the trust state in a TPM that has just come out of reset:
  * Startup(CLEAR) (already started is fine), the PCR banks (sha256 alone:
- * else TPM_BANKS), the platform hierarchy enabled with its empty
- * authorization, the index's public area (missing: NV_MISSING; anything
+ * else TPM_BANKS), the index's public area (missing: NV_MISSING; anything
  * but VFIT_TRUST_ATTRS, sha256, VFIT_TRUST_SIZE, no policy:
- * NV_ATTRIBUTES) and its contents (NV_CONTENT unless valid).  With log, an
+ * NV_ATTRIBUTES) and its contents, read with the platform's (empty)
+ * authorization (NV_CONTENT unless valid; TPM_LOCK when the platform
+ * hierarchy was disabled since the reset).  With log, an
  * event log is started in log_mem[0..log_cap).  VFIT_WHY_NONE or why the
  * TPM cannot be trusted (t->what names the step).
  */
@@ -76,8 +77,8 @@ enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t
 
 /*
  * Gives up platform authorization until the next reset:
- * TPM2_HierarchyControl(TPM_RH_PLATFORM, disable) and a read-back of
- * phEnable.  VFIT_WHY_NONE, or TPM_LOCK: the OS must not be started.
+ * TPM2_HierarchyControl(TPM_RH_PLATFORM, disable).  VFIT_WHY_NONE, or
+ * TPM_LOCK: the OS must not be started.
  */
 enum vfit_boot_why vfit_trust_lock(struct vfit_trust *t);
 

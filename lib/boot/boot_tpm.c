@@ -148,7 +148,6 @@ enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
 	struct vfit_tpm_banks banks;
 	enum vfit_tpm_result r;
 	enum vfit_boot_why w;
-	uint32_t sc;
 
 	memset(t, 0, sizeof(*t));
 	t->tpm = tpm;
@@ -159,17 +158,16 @@ enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
 	w = check_banks(t, &banks);
 	if (w)
 		return w;
-	/* Writes need the platform hierarchy, enabled by every reset. */
-	r = vfit_tpm_get_property(tpm, VFIT_TPM_PT_STARTUP_CLEAR, &sc);
-	if (r)
-		return failed(t, "GetCapability(STARTUP_CLEAR)", r);
-	if (!(sc & VFIT_TPMA_STARTUP_PH_ENABLE))
-		return refused(t, "platform hierarchy already disabled", VFIT_WHY_TPM_LOCK);
 	w = check_public(t);
 	if (w)
 		return w;
 	if (t->written) {
+		/* With platform authorization: it fails if someone disabled the hierarchy since reset. */
 		r = vfit_tpm_nv_read(tpm, &platform, t->index, 0, t->nv, VFIT_TRUST_SIZE);
+		if (r == VFIT_TPM_ERR_RC && vfit_tpm_rc_base(tpm->rc) == VFIT_TPM_RC_HIERARCHY) {
+			failed(t, "NV_Read", r);
+			return VFIT_WHY_TPM_LOCK;
+		}
 		if (r)
 			return failed(t, "NV_Read", r);
 		if (!content_ok(t))
@@ -302,20 +300,12 @@ enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t
 enum vfit_boot_why vfit_trust_lock(struct vfit_trust *t)
 {
 	enum vfit_tpm_result r;
-	uint32_t sc;
 
 	r = vfit_tpm_hierarchy_control(t->tpm, &platform, VFIT_TPM_RH_PLATFORM, 0);
 	if (r) {
 		failed(t, "HierarchyControl", r);
 		return VFIT_WHY_TPM_LOCK;
 	}
-	r = vfit_tpm_get_property(t->tpm, VFIT_TPM_PT_STARTUP_CLEAR, &sc);
-	if (r) {
-		failed(t, "GetCapability(STARTUP_CLEAR)", r);
-		return VFIT_WHY_TPM_LOCK;
-	}
-	if (sc & VFIT_TPMA_STARTUP_PH_ENABLE)
-		return refused(t, "HierarchyControl left phEnable set", VFIT_WHY_TPM_LOCK);
 	return VFIT_WHY_NONE;
 }
 
