@@ -19,6 +19,8 @@
 # OS's own NV_Write with platform authorization fails with
 # TPM_RC_HIERARCHY.  armv7 (no TIS driver in Debian's armmp kernel) checks
 # the stage's side: the two attacks and its console's measurement lines.
+# First, two TPMs the stage must refuse: unprovisioned, and with more banks
+# than sha256 (every other reason: tests/unit/test_boot_tpm.c).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib/qemu.sh"
 . "$(dirname "$0")/lib/tpm.sh"
@@ -30,6 +32,21 @@ state_graft() {
 	_lba=$("$VFIT" disk info "$1" | sed -n 's/^vfit-state *LBA \([0-9]*\)\.\..*/\1/p')
 	dd if="$1" of="$2" bs=512 skip="$_lba" seek="$_lba" count=2048 conv=notrunc 2>/dev/null
 }
+
+# A TPM the stage cannot trust halts it before anything is read from the disk, naming why:
+# never provisioned (no index), or swtpm's four default banks (sha1 would stay unextended).
+mkdisk "$T/d.img" "$Q/arm64/linux.fit" - - && pass || fail "disk"
+TPM=$T/tpm-bare
+rm -rf "$TPM" && mkdir -p "$TPM" &&
+	swtpm_setup --tpm2 --tpmstate "$TPM" --pcr-banks sha256 >"$T/setup.log" 2>&1 &&
+	pass || fail "swtpm_setup"
+tpm_boot unprovisioned arm64 "$T/d.img" 1 "" \
+	"^vfit-stage: TPM: trust-state NV index missing \(NV_ReadPublic\)$"
+TPM=$T/tpm-banks
+mkdir -p "$TPM"
+tpm_boot banks arm64 "$T/d.img" 1 "" \
+	"^vfit-stage: TPM: PCR banks other than sha256 alone \(GetCapability\(PCRS\)\)$"
+lacks "no slot was tried" "$T/banks.log" "^## Trying"
 
 for arch in arm64 arm; do
 	R=$Q/$arch/recovery.fit

@@ -12,118 +12,30 @@
  * vfit_trust_lock(): nothing to the index.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "vfit/boot_tpm.h"
 #include "vfit-host/tpm_sock.h"
 #include "check.h"
+#include "swtpm.h"
 
 static char dir[64];
-static pid_t swtpm_pid = -1;
+static struct swtpm sw = { -1 };
 
 static const struct vfit_tpm_auth platform = { VFIT_TPM_RH_PLATFORM, NULL, 0 };
 static const struct vfit_tpm_auth owner = { VFIT_TPM_RH_OWNER, NULL, 0 };
-
-static void swtpm_stop(void)
-{
-	int st;
-
-	if (swtpm_pid <= 0)
-		return;
-	kill(swtpm_pid, SIGTERM);
-	waitpid(swtpm_pid, &st, 0);
-	swtpm_pid = -1;
-}
 
 static void cleanup_at_exit(void)
 {
 	char cmd[128];
 
-	swtpm_stop();
+	swtpm_end(&sw);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		printf("cannot remove %s\n", dir);
-}
-
-/* Runs argv with output to dir/name.log; its exit status, 127 when it cannot run. */
-static int run(const char *name, char *const argv[])
-{
-	char log[128];
-	pid_t pid;
-	int st;
-
-	snprintf(log, sizeof(log), "%s/%s.log", dir, name);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (!strcmp(name, "swtpm")) {
-		swtpm_pid = pid;
-		return 0;
-	}
-	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/*
- * swtpm on state dir/NAME (set up with the sha256 bank alone unless
- * default_banks), connected through s.  0, -1, or 127 without swtpm.
- */
-static int swtpm_start(const char *name, int default_banks, struct vfit_tpm_sock *s)
-{
-	char st[96], sd[112], srv[128], ctl[128], data[96], ctrl[96];
-	char *setup[] = { "swtpm_setup", "--tpm2", "--tpmstate", st, "--pcr-banks", "sha256",
-			  "--overwrite", NULL };
-	char *sw[] = { "swtpm", "socket", "--tpm2", "--server", srv, "--ctrl", ctl, "--tpmstate",
-		       sd, "--flags", "not-need-init", NULL };
-	int i, rc;
-
-	snprintf(st, sizeof(st), "%s/%s", dir, name);
-	snprintf(sd, sizeof(sd), "dir=%s", st);
-	snprintf(data, sizeof(data), "%s/%s.data", dir, name);
-	snprintf(ctrl, sizeof(ctrl), "%s/%s.ctrl", dir, name);
-	snprintf(srv, sizeof(srv), "type=unixio,path=%s", data);
-	snprintf(ctl, sizeof(ctl), "type=unixio,path=%s", ctrl);
-	if (mkdir(st, 0700))
-		return -1;
-	if (!default_banks) {
-		rc = run("swtpm_setup", setup);
-		if (rc)
-			return rc == 127 ? 127 : -1;
-	}
-	if (run("swtpm", sw))
-		return -1;
-	for (i = 0; i < 1000; i++) {            /* 10 s */
-		struct timespec ts = { 0, 10 * 1000 * 1000 };
-		int w;
-
-		if (waitpid(swtpm_pid, &w, WNOHANG) == swtpm_pid) {
-			swtpm_pid = -1;
-			return WIFEXITED(w) && WEXITSTATUS(w) == 127 ? 127 : -1;
-		}
-		if (!vfit_tpm_sock_open(s, data, ctrl))
-			return 0;
-		nanosleep(&ts, NULL);
-	}
-	return -1;
 }
 
 /*
@@ -347,7 +259,7 @@ int main(void)
 	snprintf(dir, sizeof(dir), "/tmp/vfit-trust-XXXXXX");
 	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
 	atexit(cleanup_at_exit);
-	switch (swtpm_start("four-banks", 1, &s4)) {
+	switch (swtpm_spawn(&sw, dir, "four-banks", NULL, &s4)) {
 	case 0:
 		break;
 	case 127:
@@ -362,9 +274,9 @@ int main(void)
 	why_is(open_(&t), VFIT_WHY_TPM_BANKS, "swtpm's default banks",
 	       "PCR banks other than sha256 alone");
 	vfit_tpm_sock_close(&s4);
-	swtpm_stop();
+	swtpm_end(&sw);
 
-	REQUIRE(!swtpm_start("sha256", 0, &s), "swtpm_setup --pcr-banks sha256 and swtpm");
+	REQUIRE(!swtpm_spawn(&sw, dir, "sha256", "sha256", &s), "swtpm_setup --pcr-banks sha256 and swtpm");
 	vfit_tpm_sock_transport(&s, &tr);
 	vfit_tpm_init(&t, &tr);
 	test_index(&t, &s);
