@@ -99,7 +99,7 @@ if command -v swtpm_setup >/dev/null && command -v tpm2_nvdefine >/dev/null; the
 	. "$ROOT/tests/qemu/lib/tpm.sh"
 	trap 'tpm_stop; rm -rf "$T"' EXIT
 	printf '%-34s %14s %14s %9s %12s %12s\n' "with a TPM (-icount 0)" "kernel entry" "no TPM" ratio \
-		"TPM cmds" "vs U-Boot"
+		"TPM cmds" "vs U-Boot*"
 	for a in arm64 arm; do
 		TPM=$T/tpm-$a
 		tpm_new "$TPM" || { echo "qemu bench: swtpm provisioning failed"; exit 1; }
@@ -121,6 +121,7 @@ if command -v swtpm_setup >/dev/null && command -v tpm2_nvdefine >/dev/null; the
 			"$(m "$without")" "$(awk -v x="$with" -v y="$without" 'BEGIN { printf "%.3fx", x / y }')" \
 			"$cmds" "$vs"
 	done
+	echo "* U-Boot HEAD's measured bootm, reset to kernel entry, sha256 bank: 5,333 M (anchors README)"
 fi
 
 # Compressed Images: the decompression is the load phase.
