@@ -199,8 +199,33 @@ const char *stage_tpm_handover(void *dtb, bool fit_fdt, const char *bootargs)
 	return NULL;
 }
 
+/* The log's replay for the PCRs the stage extends: what the TPM holds, if the log is true. */
+static void print_replay(void)
+{
+	static const uint8_t pcrs[] = { 1, 4, 7, 8, 9 };
+	uint8_t v[VFIT_TPM_MAX_DIGEST];
+	uint32_t n;
+	unsigned int i, j;
+
+	for (i = 0; i < sizeof(pcrs); i++) {
+		if (vfit_tpm_log_replay(log_mem, tlog.len, pcrs[i], VFIT_TPM_ALG_SHA256, v, &n) ||
+		    !n)
+			continue;
+		con_puts("vfit-stage: TPM: log replay PCR ");
+		con_dec(pcrs[i]);
+		con_puts(" sha256 ");
+		for (j = 0; j < VFIT_BOOT_DIGEST; j++) {
+			char hx[3] = { "0123456789abcdef"[v[j] >> 4], "0123456789abcdef"[v[j] & 15], 0 };
+
+			con_puts(hx);
+		}
+		con_nl();
+	}
+}
+
 void stage_tpm_lock(void)
 {
+	print_replay();
 	if (vfit_trust_lock(&stage_trust))
 		tpm_halt(VFIT_WHY_TPM_LOCK);
 	con_puts("vfit-stage: TPM: event log ");

@@ -18,7 +18,8 @@
 # once, a slot refused for a tampered ramdisk left no measurement, and the
 # OS's own NV_Write with platform authorization fails with
 # TPM_RC_HIERARCHY.  armv7 (no TIS driver in Debian's armmp kernel) checks
-# the stage's side: the two attacks and its console's measurement lines.
+# the stage's side: the two attacks, its measurement lines and its own
+# replay of its log (PCR 8 and 9: the kernel and initramfs, extended once).
 # First, two TPMs the stage must refuse: unprovisioned, and with more banks
 # than sha256 (every other reason: tests/unit/test_boot_tpm.c).
 . "$(dirname "$0")/../lib.sh"
@@ -74,7 +75,17 @@ for arch in arm64 arm; do
 		"^   Measured 'dev' \(key\) into PCR 7$" "^   Measured 'kernel' \(kernel\) into PCR 8$" \
 		"^   Measured 'ramdisk' \(ramdisk\) into PCR 9$" \
 		"^vfit-stage: TPM: event log [0-9]+ bytes at [0-9a-fx]+, platform hierarchy disabled, [0-9]+ TPM commands$"
+	# The stage's own replay of its log: the kernel and the initramfs, each extended once.
+	cpio=$T/$arch-$tag.cpio
+	is "$arch: the stage's replay of PCR 8: the kernel's SHA-256" \
+		"$(extend_of "$(sha256sum "$KERNEL" | cut -c1-64)")" \
+		"$(sed -n 's/^vfit-stage: TPM: log replay PCR 8 sha256 //p' "$T/first.log")"
+	is "$arch: the stage's replay of PCR 9: the initramfs's" \
+		"$(extend_of "$(sha256sum "$cpio" | cut -c1-64)")" \
+		"$(sed -n 's/^vfit-stage: TPM: log replay PCR 9 sha256 //p' "$T/first.log")"
 	if [ $arch = arm64 ]; then
+		is "the stage's replay of PCR 7 is what Linux reads" "$(pcr_of first 7)" \
+			"$(sed -n 's/^vfit-stage: TPM: log replay PCR 7 sha256 //p' "$T/first.log")"
 		tpm_log first
 		tpm2_eventlog "$T/first.bin" >"$T/replay.yaml" 2>"$T/replay.err"
 		is "tpm2_eventlog reads the log Linux exposes" 0 $?
