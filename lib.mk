@@ -19,8 +19,9 @@
 #   VFIT_SRC_PRELOAD   pre-load signature headers (bootm preload; uses hash, rsa, ecdsa)
 #   VFIT_SRC_DECOMP    gzip and LZ4 decompression of images
 #   VFIT_SRC_DISK      the boot disk (GPT, slots, records, counters)
-#   VFIT_SRC_BOOT      the boot flow (A/B, chain, rollback, updates)
-#   VFIT_SRC           every source of lib/ (the boot flow needs them all)
+#   VFIT_SRC_TPM       TPM 2.0 commands and the event log (the flow's trust state)
+#   VFIT_SRC_BOOT      the boot flow (A/B, chain, rollback, updates, measured boot)
+#   VFIT_SRC           every source of lib/ (the boot flow needs all but pre-load)
 #   VFIT_SRC_ARMV7     optional ARMv7-A SHA-256 assembly (with -DVFIT_SHA256_ARMV7_ASM)
 # The code is freestanding C11 (no heap, no globals) and needs libfdt's
 # headers and functions, and memcpy/memset/memcmp/strlen/strcmp/strchr.
@@ -54,6 +55,7 @@ VFIT_SRC_VERIFIER := $(VFIT_SRC_CORE) $(VFIT_SRC_HASH) $(VFIT_SRC_RSA) $(VFIT_SR
 VFIT_SRC_PRELOAD  := $(call vfit_src,lib/preload/*.c)
 VFIT_SRC_DECOMP   := $(call vfit_src,lib/decomp/*.c)
 VFIT_SRC_DISK     := $(call vfit_src,lib/disk/*.c)
+VFIT_SRC_TPM      := $(call vfit_src,lib/tpm/*.c)
 VFIT_SRC_BOOT     := $(call vfit_src,lib/boot/*.c)
 VFIT_SRC          := $(call vfit_src,lib/*.c lib/*/*.c)
 VFIT_SRC_ARMV7    := lib/hash/sha256_armv7.S
