@@ -570,7 +570,8 @@ int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size)
 		return -1;
 	if (size > b->cap && vfit_fdtbuf_reserve(b, size - used))
 		return -1;
-	memset(b->buf + used, 0, b->cap - used);
+	/* Only what the file will hold: spare capacity past size is never touched. */
+	memset(b->buf + used, 0, size - used);
 	fdt_set_totalsize(b->buf, (uint32_t)size);
 	return 0;
 }

@@ -236,15 +236,11 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 			goto out;
 		keydtb = &dtb;
 	}
-	if (m->its || m->auto_fit || m->touch) {
-		if (vfit_timestamp(&ts, e))
-			goto out;
-		if (vfit_fdt_setprop_u32(&fit, 0, "timestamp", ts)) {
-			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot set the timestamp", name);
-			goto out;
-		}
-	}
-	if (vfit_fit_hash_images(name, &fit, s, keydtb, e) ||
+	/* The timestamp is written with the hash values: the payloads move at most once. */
+	if ((m->its || m->auto_fit || m->touch) && vfit_timestamp(&ts, e))
+		goto out;
+	if (vfit_fit_hash_images(name, &fit, m->its || m->auto_fit || m->touch ? &ts : NULL, s,
+				 keydtb, e) ||
 	    vfit_fit_sign_confs(name, &fit, s, keydtb, e))
 		goto out;
 	if (finish_sizes(&fit, packed, keydtb, dtb_total, dtb_file)) {

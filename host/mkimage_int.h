@@ -121,7 +121,7 @@ int vfit_fdt_prefix(const void *fdt, int node, const char *prefix);
 int vfit_fdt_subnode(void *fdt, int parent, const char *name);
 /* Bytes in use: end of the strings block (the packed size). */
 size_t vfit_fdt_used(const void *fdt);
-/* Sets totalsize to size (>= used), zero-filling the free space. */
+/* Sets totalsize to size (>= used), zero-filling the free space up to it. */
 int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size);
 void vfit_fdtbuf_free(struct vfit_fdtbuf *b);
 
@@ -251,9 +251,12 @@ struct vfit_signer *vfit_signer_new(const struct vfit_mkimage *m);
 void vfit_signer_free(struct vfit_signer *s);
 int vfit_signer_active(const struct vfit_signer *s);
 
-/* Every image: hash* values and (with keys) signature* nodes, in node order. */
-int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
-			 struct vfit_fdtbuf *keydtb, struct vfit_err *e);
+/*
+ * The root timestamp (unless ts is NULL), then every image: hash* values
+ * and (with keys) signature* nodes, in node order.
+ */
+int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32_t *ts,
+			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 /*
  * Signs one image signature node of fit given the payload digest
  * (fit_sign.c); its properties are recorded in ed.
