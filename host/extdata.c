@@ -167,6 +167,7 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 {
 	int images, node, simages, snode, r = 0, n = 0;
 	uint64_t ptr = 0, base;
+	size_t payloads = 0;
 	const char *data;
 	int len;
 
@@ -174,10 +175,15 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 	if (!align)
 		align = 4;
 	images = fdt_path_offset(fit, "/images");
-	fdt_for_each_subnode(node, fit, images)
+	/* Room for the FDT without its payloads (never their size: it is never touched). */
+	fdt_for_each_subnode(node, fit, images) {
+		if (fdt_getprop(fit, node, "data", &len))
+			payloads += (size_t)len;
 		n++;
+	}
 	lay->seg = calloc((size_t)n + 1, sizeof(*lay->seg));
-	if (!lay->seg || copy_without_data(fit, &lay->fdt, vfit_fdt_used(fit) + 64 * (size_t)n + 4096)) {
+	if (!lay->seg || copy_without_data(fit, &lay->fdt,
+					   vfit_fdt_used(fit) - payloads + 64 * (size_t)n + 4096)) {
 		free(lay->seg);
 		lay->seg = NULL;
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);

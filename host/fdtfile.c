@@ -189,10 +189,26 @@ int vfit_sync_dir(const char *path)
 	return r;
 }
 
-/* A private mapping for a file of len bytes: whole 2 MiB pages once it is large. */
-static size_t map_size(size_t len)
+/*
+ * size bytes of anonymous memory starting on a 2 MiB boundary, in 2 MiB
+ * pages up to the last whole one (the tail in small pages, so that no
+ * more is resident than the file's size); NULL with errno.
+ */
+static char *map_aligned(size_t size)
 {
-	return len >= (8u << 20) ? (len + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1) : len;
+	size_t huge = 2u << 20, page = (size_t)sysconf(_SC_PAGESIZE), len, head;
+	char *m;
+
+	len = (size + page - 1) & ~(page - 1);
+	m = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	head = (huge - ((uintptr_t)m & (huge - 1))) & (huge - 1);
+	if (head)
+		munmap(m, head);
+	munmap(m + head + len, huge - head);
+	hugepages(m + head, size);
+	return m + head;
 }
 
 /*
@@ -226,14 +242,11 @@ int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err
 	}
 	size = (size_t)st.st_size;
 	if (size) {
-		m = mmap(NULL, map_size(size), PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (m == MAP_FAILED) {
+		m = map_aligned(size);
+		if (!m) {
 			close(fd);
 			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
 		}
-		if (map_size(size) != size)
-			madvise(m, map_size(size), MADV_HUGEPAGE);
 	}
 	while (n < size) {
 		r = read(fd, m + n, size - n);
@@ -243,7 +256,7 @@ int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err
 			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path,
 				     r ? strerror(errno) : "file shrank while being read");
 			close(fd);
-			munmap(m, map_size(size));
+			munmap(m, size);
 			return -1;
 		}
 		n += (size_t)r;
@@ -251,7 +264,7 @@ int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err
 	close(fd);
 	/* Read-only from here, as a mapping of the file was. */
 	if (m)
-		mprotect(m, map_size(size), PROT_READ);
+		mprotect(m, size, PROT_READ);
 	*p = m;
 	*len = size;
 	return 0;
@@ -260,7 +273,7 @@ int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err
 void vfit_file_unmap(const void *p, size_t len)
 {
 	if (p)
-		munmap((void *)(uintptr_t)p, map_size(len));
+		munmap((void *)(uintptr_t)p, len);
 }
 
 int vfit_check_writable(const char *path, struct vfit_err *e)
