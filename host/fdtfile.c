@@ -23,7 +23,7 @@
  * Big buffers are filled once, straight from a file: 2 MiB pages cut the
  * page faults (the main cost after the copy itself) by 512.
  */
-static void hugepages(void *p, size_t len)
+void vfit_hugepages(void *p, size_t len)
 {
 	uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
 	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)((2u << 20) - 1);
@@ -46,7 +46,7 @@ int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *le
 	p = malloc(cap + extra);
 	if (!p)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", what);
-	hugepages(p, cap + extra);
+	vfit_hugepages(p, cap + extra);
 	for (;;) {
 		if (n == cap) {
 			/* glibc moves large blocks with mremap: growth does not copy. */
@@ -207,7 +207,7 @@ static char *map_aligned(size_t size)
 	if (head)
 		munmap(m, head);
 	munmap(m + head + len, huge - head);
-	hugepages(m + head, size);
+	vfit_hugepages(m + head, size);
 	return m + head;
 }
 
@@ -582,7 +582,7 @@ int vfit_fdtbuf_reserve(struct vfit_fdtbuf *b, size_t more)
 	if (!p)
 		return -FDT_ERR_NOSPACE;
 	/* No zeroing: free space is only zeroed once, by vfit_fdtbuf_set_size(). */
-	hugepages(p, cap);
+	vfit_hugepages(p, cap);
 	b->buf = p;
 	b->cap = cap;
 	/* The layout is already read-write: the new space simply joins the free space. */

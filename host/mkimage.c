@@ -32,17 +32,12 @@
 
 static int load_source(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct vfit_err *e)
 {
-	char *data;
-	size_t len;
-
 	if (m->auto_fit)
 		return vfit_its_auto(m, fit, e);
 	if (m->its)
 		return vfit_its_compile(m->its, m->dtc_opts ? m->dtc_opts : DEFAULT_DTC_OPTS, fit,
 					e);
-	if (vfit_file_read(m->out, 0, &data, &len, e))
-		return -1;
-	return vfit_ext_import(m->out, data, len, fit, e);
+	return vfit_ext_load(m->out, fit, e);
 }
 
 /* The -K DTB, with its file size and original totalsize (mkimage's sizes). */

@@ -35,6 +35,8 @@ int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *le
  * detect an oversized one); 0, or -1 with errno (EINVAL: not a regular file).
  */
 int vfit_read_small(const char *path, void *buf, size_t cap, size_t *len);
+/* Asks for 2 MiB pages over the whole ones inside [p, p + len) of a big buffer. */
+void vfit_hugepages(void *p, size_t len);
 /* 0 if path is absent or writable; a read-only file (no write bit, or no access) is an error. */
 int vfit_check_writable(const char *path, struct vfit_err *e);
 /* Reads all n bytes at offset off (pread, retried; EIO at end of file); 0 or -1 with errno. */
@@ -219,11 +221,11 @@ void vfit_legacy_print(FILE *f, const uint8_t *p);
 /* ---- external data (host/extdata.c) ------------------------------------- */
 
 /*
- * Pulls data-offset/data-position payloads (after the FDT in `file`) back
- * into `data`.  Takes ownership of file (malloc'ed), also on failure.
+ * Loads the FIT at path for -F: its FDT, with every data-offset or
+ * data-position payload (after the FDT) read straight into a `data`
+ * property, each byte read once.
  */
-int vfit_ext_import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
-		    struct vfit_err *e);
+int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, struct vfit_err *e);
 
 /* The layout -E produces: the packed FDT plus payload segments. */
 struct vfit_ext_layout {
