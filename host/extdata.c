@@ -92,6 +92,7 @@ static int import(const char *name, const struct source *src, char *file, size_t
 	}
 	out->buf = buf;
 	out->cap = cap;
+	out->head = 0;
 	/*
 	 * In node order, each payload read into its place as soon as it has
 	 * one: later insertions move only what follows, never a payload.
@@ -228,6 +229,7 @@ static int copy_without_data(const void *fit, struct vfit_fdtbuf *out, size_t ca
 	fdt_set_totalsize(dst, d + strsz);
 	out->buf = dst;
 	out->cap = cap;
+	out->head = 0;
 	return vfit_fdtbuf_set_size(out, cap);
 }
 

@@ -263,28 +263,56 @@ struct piece {
 };
 
 /*
- * Moves the structure bytes between pieces (run i ends at piece i; run n
- * is the tail, shifted by tail) to where the new lengths put them, in
- * place: a payload moves only when something before it changes size,
- * then once, and never into a second buffer.  Runs that move down go
- * first, in order, then runs that move up, in reverse order: each lands
- * on bytes already moved, on its own, or on bytes of an edited node.
+ * Moves the header and the structure bytes between pieces (run i ends at
+ * piece i; run n is the tail, shifted by tail) to where the new lengths
+ * put them, less g: all in place, a run moving only when something before
+ * it changes size, never into a second buffer.  With g, the shift of the
+ * longest run, taken from the head room, that run (the payload) stays
+ * where it is and what precedes it moves down instead.  Runs that move
+ * down go first, in order, then runs that move up, in reverse order: each
+ * lands on bytes already moved, on its own, or on bytes of an edited node.
  */
-static void move_runs(char *st, const struct piece *pc, size_t n, size_t ssize, long tail)
+static void move_runs(char *buf, size_t soff, const struct piece *pc, size_t n, size_t ssize,
+		      long tail, long g)
 {
 	size_t i, k, from, len;
 	long shift;
 	int up;
 
 	for (up = 0; up < 2; up++)
-		for (k = 0; k <= n; k++) {
-			i = up ? n - k : k;
-			from = i ? pc[i - 1].start + pc[i - 1].props : 0;
-			len = (i < n ? pc[i].start : ssize) - from;
-			shift = i < n ? pc[i].shift : tail;
+		for (k = 0; k <= n + 1; k++) {
+			i = up ? n + 1 - k : k;     /* 0: the header; i: run i - 1 */
+			if (!i) {
+				from = 0;
+				len = soff;
+				shift = -g;
+			} else {
+				from = i > 1 ? pc[i - 2].start + pc[i - 2].props : 0;
+				len = (i - 1 < n ? pc[i - 1].start : ssize) - from;
+				from += soff;
+				shift = (i - 1 < n ? pc[i - 1].shift : tail) - g;
+			}
 			if (shift && (shift > 0) == up)
-				memmove(st + (long)from + shift, st + from, len);
+				memmove(buf + (long)from + shift, buf + from, len);
 		}
+}
+
+/* The shift of the longest run when the head room covers it, else 0. */
+static long head_shift(const struct piece *pc, size_t n, size_t ssize, long tail, size_t head)
+{
+	size_t i, from, len, best = 0;
+	long g = 0, shift;
+
+	for (i = 0; i <= n; i++) {
+		from = i ? pc[i - 1].start + pc[i - 1].props : 0;
+		len = (i < n ? pc[i].start : ssize) - from;
+		shift = i < n ? pc[i].shift : tail;
+		if (len > best) {
+			best = len;
+			g = shift > 0 && (size_t)shift <= head ? shift : 0;
+		}
+	}
+	return g;
 }
 
 /* The edited nodes' windows, replayed against the blob as it is; the shift of each. */
@@ -331,14 +359,15 @@ static int make_pieces(struct vfit_edits *ed, const struct vfit_fdtbuf *fit, str
 
 /*
  * The blob rebuilt in place: the buffer grows (realloc() of a large block
- * remaps it, the bytes stay put), the runs between edited nodes move, the
+ * remaps it, the bytes stay put), the runs between edited nodes move (the
+ * longest, the payload, not at all when the head room allows), the
  * replayed windows and the new strings block go in.
  */
 int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 {
 	size_t i, n = 0, ssize, soff, used, new_used;
 	struct piece *pc;
-	long tail = 0;
+	long tail = 0, g;
 	char *st;
 	int r;
 
@@ -359,8 +388,12 @@ int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 	if (!r && new_used > used && vfit_fdtbuf_reserve(fit, new_used - used))
 		r = -FDT_ERR_NOSPACE;
 	if (!r) {
+		g = head_shift(pc, n, ssize, tail, fit->head);
+		move_runs(fit->buf, soff, pc, n, ssize, tail, g);
+		fit->buf -= g;
+		fit->head -= (size_t)g;
+		fit->cap += (size_t)g;
 		st = fit->buf + soff;
-		move_runs(st, pc, n, ssize, tail);
 		for (i = 0; i < n; i++)
 			memcpy(st + (long)pc[i].start + pc[i].shift, pc[i].win.w, pc[i].win.props);
 		ssize = (size_t)((long)ssize + tail);

@@ -539,6 +539,7 @@ int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
 
 	b->buf = data;
 	b->cap = cap;
+	b->head = 0;
 	if (cap > INT32_MAX)
 		r = vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB", file);
 	else
@@ -578,9 +579,20 @@ int vfit_fdtbuf_reserve(struct vfit_fdtbuf *b, size_t more)
 		cap = want;
 	if (cap > INT32_MAX)
 		return -FDT_ERR_NOSPACE;
-	p = realloc(b->buf, cap);
-	if (!p)
-		return -FDT_ERR_NOSPACE;
+	if (!b->head && used <= VFIT_FDTBUF_HEAD && cap >= (1u << 20)) {
+		/* Small to big: a fresh block with head room (copying only the small blob). */
+		p = malloc(VFIT_FDTBUF_HEAD + cap);
+		if (!p)
+			return -FDT_ERR_NOSPACE;
+		memcpy(p + VFIT_FDTBUF_HEAD, b->buf, used);
+		free(b->buf);
+		b->head = VFIT_FDTBUF_HEAD;
+	} else {
+		p = realloc(b->buf - b->head, b->head + cap);
+		if (!p)
+			return -FDT_ERR_NOSPACE;
+	}
+	p += b->head;
 	/* No zeroing: free space is only zeroed once, by vfit_fdtbuf_set_size(). */
 	vfit_hugepages(p, cap);
 	b->buf = p;
@@ -631,7 +643,8 @@ int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size)
 
 void vfit_fdtbuf_free(struct vfit_fdtbuf *b)
 {
-	free(b->buf);
+	if (b->buf)
+		free(b->buf - b->head);
 	b->buf = NULL;
-	b->cap = 0;
+	b->cap = b->head = 0;
 }

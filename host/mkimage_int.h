@@ -97,12 +97,18 @@ int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t
  * An FDT in a malloc'ed buffer in libfdt's read-write layout (header,
  * reservation map, structure, strings, free space).  Writes through
  * vfit_fdt_setprop() grow the buffer instead of failing with NOSPACE;
- * node offsets stay valid across growth.
+ * node offsets stay valid across growth.  A buffer that grows from small
+ * to big (a payload about to be read into it) gets head room: then
+ * vfit_edits_apply() can make room at the front of the blob (the root
+ * timestamp) by moving what is before the payload down, not the payload up.
  */
 struct vfit_fdtbuf {
 	char *buf;
 	size_t cap;
+	size_t head;    /* spare bytes allocated before buf (the block starts at buf - head) */
 };
+/* Head room a small buffer gets when it grows big: what writes at the front need. */
+#define VFIT_FDTBUF_HEAD 4096
 /* vfit_fdt_check() of a device tree read from file, as one error line (status 1). */
 int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_err *e);
 /* Takes ownership of data (len bytes used, cap allocated); checks and lays it out. */
