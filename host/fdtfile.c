@@ -451,6 +451,15 @@ void vfit_out_discard(struct vfit_out *o)
 	o->tmp = o->path = NULL;
 }
 
+const char *vfit_node_path(const void *fdt, int node)
+{
+	static char path[1024];
+
+	if (fdt_get_path(fdt, node, path, sizeof(path)))
+		snprintf(path, sizeof(path), "<node at 0x%x>", node);
+	return path;
+}
+
 const char *vfit_fdt_str(const void *fdt, int node, const char *name)
 {
 	int len;

@@ -17,15 +17,6 @@
 #define PATH_MAX_UBOOT 200
 #define DEPTH_MAX 32
 
-const char *vfit_node_path(const void *fdt, int node)
-{
-	static char path[1024];
-
-	if (fdt_get_path(fdt, node, path, sizeof(path)))
-		snprintf(path, sizeof(path), "<node at 0x%x>", node);
-	return path;
-}
-
 static const char *const image_refs[] = {
 	"kernel", "fdt", "ramdisk", "loadables", "fpga", "firmware", "script", "setup",
 	"standalone", NULL,

@@ -3,7 +3,7 @@
  * Internal interfaces of the host library: files (host/fdtfile.c, also
  * used by keygen.c and the counter stores) and the mkimage passes
  * (dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
- * fit_sign.c, mkimage.c, list.c, legacy.c).  Not
+ * sign_keys.c, sign.c, fit_conf.c, mkimage.c, list.c, legacy.c).  Not
  * installed.
  */
 #ifndef VFIT_MKIMAGE_INT_H
@@ -267,7 +267,7 @@ int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32
 			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 /*
  * Signs one image signature node of fit given the payload digest
- * (fit_sign.c); its properties are recorded in ed.
+ * (host/sign.c); its properties are recorded in ed.
  */
 int vfit_sign_image_node(struct vfit_signer *s, const char *name, const void *fit, int node,
 			 const uint8_t *digest, enum vfit_hash hash, struct vfit_edits *ed,
