@@ -246,7 +246,8 @@ static int adx_no(void)
 	return 0;
 }
 
-static int (*resolve_cpu_adx(void))(void)
+/* Named only in the ifunc attribute below: "used" for compilers that do not look there. */
+__attribute__((used)) static int (*resolve_cpu_adx(void))(void)
 {
 	unsigned int a, b, c, d;
 
