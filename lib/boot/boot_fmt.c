@@ -308,6 +308,7 @@ static const char *fixed(enum vfit_boot_why why)
 	case VFIT_WHY_READ_ERROR: return "read error";
 	case VFIT_WHY_NO_RECOVERY_KEY: return "no key-recovery in the ROM control DTB";
 	case VFIT_WHY_NO_KERNEL: return "configuration has no kernel";
+	case VFIT_WHY_MEASURE: return "measurement failed (PCR extend or event log): not started";
 	default: return vfit_boot_why_to_string(why);
 	}
 }
@@ -371,6 +372,10 @@ static void reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		return;
 	case VFIT_WHY_NO_LONGER_VERIFIES:
 		vfit_line_str(l, "mark-good: refused, chain no longer verifies: ");
+		chain(l, ev->chain);
+		return;
+	case VFIT_WHY_CHAIN_CHANGED:
+		vfit_line_str(l, "mark-good: refused, not the chain that booted: ");
 		chain(l, ev->chain);
 		return;
 	case VFIT_WHY_UPDATE_COUNT:
@@ -587,6 +592,12 @@ static bool simple(struct out *o, const struct vfit_boot_event *ev)
 	case VFIT_EV_CONFIRMED:
 		vfit_line_str(&o->l, "mark-good: confirmed good: ");
 		chain(&o->l, ev->chain);
+		break;
+	case VFIT_EV_MEASURED:
+		quoted(&o->l, "   Measured", ev->name, " (");
+		vfit_line_str(&o->l, ev->what);
+		vfit_line_str(&o->l, ") into PCR ");
+		vfit_line_u32(&o->l, (uint32_t)ev->value);
 		break;
 	default:
 		return false;
