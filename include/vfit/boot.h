@@ -283,6 +283,10 @@ enum vfit_boot_why {
 	VFIT_WHY_NV_CONTENT,      /* it holds no valid trust state */
 	VFIT_WHY_NV_WRITE,        /* the trust state could not be written */
 	VFIT_WHY_TPM_LOCK,        /* the platform hierarchy could not be disabled */
+	/* Encrypted images (include/vfit/cipher.h): */
+	VFIT_WHY_CIPHER_KEY,      /* cipher node or its key in the verifying control DTB unusable */
+	VFIT_WHY_DECRYPT,         /* ciphertext length does not fit data-size-unciphered */
+	VFIT_WHY_CIPHER_COMPRESSED, /* encrypted and compressed: not decrypted (no heap) */
 };
 
 /* Which chain an event is about. */
@@ -371,6 +375,8 @@ struct vfit_boot_verdict {
  *   OUTSIDE_RAM, NO_ROOM  what, [addr, addr + size)
  *   OVERLAP           what [addr, addr + size) overlaps other [addr2, addr2 + size2)
  *   COMPRESSION, DECOMPRESS  what, name, other (compression), value (KiB free)
+ *   CIPHER_KEY        what, name, other (the property at fault, "" if none)
+ *   DECRYPT, CIPHER_COMPRESSED  what, name
  *   ENTRY_OUTSIDE     value (entry) outside what/name [addr, addr + size)
  *   PLACEMENT_UNSIGNED  v.conf
  *   CHAIN_TOO_LONG    value (VFIT_BOOT_MAX_STAGES)

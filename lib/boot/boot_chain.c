@@ -77,7 +77,15 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 	ev->keys = (uint8_t)keys;
 	ev->res = res;
 	set_origin(ev, o);
-	vfit_verify(fit, len, ctl, ctl_len, NULL, 0, res);
+	r->keys = ctl;
+	/*
+	 * Encrypted images are accepted: the verifier takes them only under a
+	 * configuration signature by a required key (which covers the cipher
+	 * node and the plaintext length), the flow needs that signature on
+	 * every stage anyway, and vfit_boot_load_one() decrypts them only
+	 * after this verification passed, with the key in this trusted ctl.
+	 */
+	vfit_verify(fit, len, ctl, ctl_len, NULL, VFIT_VERIFY_ALLOW_CIPHER, res);
 	vfit_ev_verdict(&ev->v, res, ctl);
 	vfit_ev_emit(r, ev);
 	*v = ev->v;
@@ -381,20 +389,27 @@ static bool hand_over(struct vfit_run *r, uint64_t load_from, const void **ctl,
 		vfit_ev_str(why->v.conf, sizeof(why->v.conf), res->conf);
 		return false;
 	}
-	if (dtb->size <= VFIT_BOOT_VIEW_MAX)
-		memcpy(next, dtb->data, dtb->size);
 	if ((dtb->compression && strcmp(dtb->compression, "none")) ||
-	    dtb->size > VFIT_BOOT_VIEW_MAX || vfit_control_check(next, dtb->size, NULL)) {
+	    dtb->size > VFIT_BOOT_VIEW_MAX) {
 		why_image(why, VFIT_WHY_CONTROL_DTB, dtb);
 		return false;
 	}
 	if (!entry_ok(fw, why))
 		return false;
+	/*
+	 * Loaded before the fdt is copied to next: this stage's keys may be
+	 * there (stage 2 on), and an encrypted firmware is decrypted with them.
+	 */
 	if (load_from) {
 		loading(r, why, "firmware", load_from);
 		if (!vfit_boot_load_one(r, fw, why, &size) ||
 		    (dtb->has_load && !vfit_boot_load_one(r, dtb, why, &size)))
 			return false;
+	}
+	memcpy(next, dtb->data, dtb->size);
+	if (vfit_control_check(next, dtb->size, NULL)) {
+		why_image(why, VFIT_WHY_CONTROL_DTB, dtb);
+		return false;
 	}
 	*ctl = next;
 	*ctl_len = dtb->size;

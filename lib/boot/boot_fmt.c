@@ -287,6 +287,23 @@ static void load_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		vfit_line_u32(l, ev->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->value);
 		vfit_line_str(l, " KiB free at its load address");
 		break;
+	case VFIT_WHY_CIPHER_KEY:
+		quoted(l, ev->what, ev->name, ": no usable cipher key for its cipher node in the "
+			  "control DTB that verified it");
+		if (ev->other[0]) {
+			vfit_line_str(l, " (");
+			vfit_line_str(l, ev->other);
+			vfit_line_str(l, ")");
+		}
+		break;
+	case VFIT_WHY_DECRYPT:
+		quoted(l, ev->what, ev->name, ": ciphertext length does not match "
+			  "data-size-unciphered, not decrypted");
+		break;
+	case VFIT_WHY_CIPHER_COMPRESSED:
+		quoted(l, ev->what, ev->name, ": encrypted and compressed images are not "
+			  "supported");
+		break;
 	default:
 		vfit_line_str(l, "entry point ");
 		vfit_line_hex(l, ev->value);
@@ -330,7 +347,8 @@ static void chain_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		return;
 	case VFIT_WHY_OUTSIDE_RAM: case VFIT_WHY_OVERLAP: case VFIT_WHY_TOO_MANY_RANGES:
 	case VFIT_WHY_NO_ROOM: case VFIT_WHY_COMPRESSION: case VFIT_WHY_DECOMPRESS:
-	case VFIT_WHY_ENTRY_OUTSIDE:
+	case VFIT_WHY_ENTRY_OUTSIDE: case VFIT_WHY_CIPHER_KEY: case VFIT_WHY_DECRYPT:
+	case VFIT_WHY_CIPHER_COMPRESSED:
 		load_reason(l, ev);
 		return;
 	case VFIT_WHY_NO_HANDOVER:

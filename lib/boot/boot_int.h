@@ -25,6 +25,12 @@ struct vfit_run {
 	struct vfit_boot_report *rep;
 	bool quiet;               /* update's search: FAIL events recorded, nothing sent */
 	/*
+	 * The control FDT of the last vfit_verify(): once a stage verified,
+	 * the one whose keys accepted it, and so the one that holds the keys
+	 * of its encrypted images (/cipher).
+	 */
+	const void *keys;
+	/*
 	 * The event being built: one at a time, so each step does not need a
 	 * copy on its own stack.  Reasons (FAIL) are built apart, by the walk.
 	 */

@@ -14,6 +14,9 @@
  *             with `required-mode = "any"`: one user signature on the
  *             configuration suffices, and a store that requires nothing
  *             can never make the device accept an unsigned image.
+ *
+ * Each view also carries its source's /cipher node unchanged: the AES keys
+ * of encrypted images, used only after that view's keys verified them.
  */
 #include <string.h>
 
@@ -52,6 +55,36 @@ static int copy_props(void *fdt, const void *src, int node, bool force)
 	return force ? fdt_property_string(fdt, "required", "conf") : 0;
 }
 
+/*
+ * The /cipher node and its key-* children, as they are: the AES keys of
+ * the encrypted images this view's keys may verify (vfit/cipher.h).  They
+ * grant no trust of their own: an image is decrypted only after a
+ * configuration signature by a required key of the same view accepted it.
+ */
+static int copy_cipher(void *fdt, const void *src)
+{
+	int cipher = fdt_subnode_offset(src, 0, "cipher"), key, err;
+
+	if (cipher < 0)
+		return 0;
+	err = fdt_begin_node(fdt, "cipher");
+	err = err ? err : copy_props(fdt, src, cipher, false);
+	if (err)
+		return err;
+	fdt_for_each_subnode(key, src, cipher) {
+		const char *name = fdt_get_name(src, key, NULL);
+
+		if (!name)
+			return -FDT_ERR_BADSTRUCTURE;
+		err = fdt_begin_node(fdt, name);
+		err = err ? err : copy_props(fdt, src, key, false);
+		err = err ? err : fdt_end_node(fdt);
+		if (err)
+			return err;
+	}
+	return fdt_end_node(fdt);
+}
+
 static int build(void *buf, int cap, const void *src, enum vfit_keyview kind)
 {
 	const void *mode;
@@ -88,6 +121,7 @@ static int build(void *buf, int cap, const void *src, enum vfit_keyview kind)
 		}
 	}
 	err = fdt_end_node(buf);
+	err = err ? err : copy_cipher(buf, src);
 	err = err ? err : fdt_end_node(buf);
 	return err ? err : fdt_finish(buf);
 }

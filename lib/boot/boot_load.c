@@ -11,7 +11,10 @@
  */
 #include <string.h>
 
+#include <libfdt.h>
+
 #include "boot_int.h"
+#include "vfit/cipher.h"
 
 /* The region holding [addr, addr+size), or NULL. */
 static const struct vfit_boot_region *region(const struct vfit_boot_layout *l, uint64_t addr,
@@ -181,18 +184,67 @@ static bool decompress(struct vfit_run *r, const struct vfit_image *img,
 	return vfit_boot_reserve(r, img->load, out, img->prop, why);
 }
 
+/*
+ * An image's cipher node (*encrypted false when it has none) with its key
+ * from r->keys, the control FDT whose keys just verified this stage: the
+ * key is as trusted as the keys that accepted the FIT.
+ */
+static bool cipher_of(const struct vfit_run *r, const struct vfit_image *img,
+		      struct vfit_cipher *ci, bool *encrypted, struct vfit_boot_event *why)
+{
+	const void *fit = img->data - img->offset;  /* offset: data - fit */
+	struct vfit_diag d = { -1, NULL, VFIT_LIMIT_NONE };
+	enum vfit_result res = vfit_cipher_find(fit, img->node, r->keys, ci, &d);
+
+	*encrypted = res != VFIT_ERR_MISSING || fdt_subnode_offset(fit, img->node, "cipher") >= 0;
+	if (!*encrypted || !res)
+		return true;
+	why_image(why, img, VFIT_WHY_CIPHER_KEY);
+	vfit_ev_str(why->other, sizeof(why->other), d.prop ? d.prop : "");
+	return false;
+}
+
+/*
+ * An encrypted image: decrypted into exactly its plaintext's room at its
+ * load address, reserved first.  Only images that verified reach here, so
+ * no byte of a ciphertext whose hash or signature failed is ever decrypted.
+ */
+static bool decrypt(struct vfit_run *r, const struct vfit_image *img,
+		    const struct vfit_cipher *ci, struct vfit_boot_event *why, uint64_t *size)
+{
+	uint8_t *dst;
+
+	*size = ci->plain_len;
+	if (!vfit_boot_reserve(r, img->load, ci->plain_len, img->prop, why))
+		return false;
+	dst = vfit_boot_host(r, img->load, ci->plain_len);
+	if (!dst || vfit_cipher_decrypt(ci, img->data, img->size, dst, ci->plain_len)) {
+		why_image(why, img, VFIT_WHY_DECRYPT);
+		return false;
+	}
+	return true;
+}
+
 bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 			struct vfit_boot_event *why, uint64_t *size)
 {
 	struct vfit_boot_event *ev;
 	enum vfit_boot_comp kind;
+	struct vfit_cipher ci;
+	bool encrypted;
 	uint8_t *dst;
 
+	if (!cipher_of(r, img, &ci, &encrypted, why))
+		return false;
 	ev = vfit_ev_new(r, VFIT_EV_LOAD, why->chain, why->stage);
 	vfit_ev_str(ev->what, sizeof(ev->what), img->prop);
 	vfit_ev_str(ev->name, sizeof(ev->name), img->name);
 	ev->addr = img->load;
 	if (comp_kind(img->compression, &kind)) {
+		if (encrypted) {
+			why_image(why, img, VFIT_WHY_CIPHER_COMPRESSED);
+			return false;
+		}
 		if (strcmp(img->prop, "kernel") ||
 		    (strcmp(img->compression, "gzip") && strcmp(img->compression, "lz4"))) {
 			why_image(why, img, VFIT_WHY_COMPRESSION);
@@ -203,6 +255,8 @@ bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 		return decompress(r, img, kind, why, size);
 	}
 	vfit_ev_emit(r, ev);
+	if (encrypted)
+		return decrypt(r, img, &ci, why, size);
 	*size = img->size;
 	if (!vfit_boot_reserve(r, img->load, img->size, img->prop, why))
 		return false;

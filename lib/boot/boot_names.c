@@ -79,6 +79,9 @@ const char *vfit_boot_why_to_string(enum vfit_boot_why w)
 	case VFIT_WHY_NV_CONTENT: return "trust-state NV index content invalid";
 	case VFIT_WHY_NV_WRITE: return "trust-state NV write failed";
 	case VFIT_WHY_TPM_LOCK: return "platform hierarchy not disabled";
+	case VFIT_WHY_CIPHER_KEY: return "cipher key missing or unusable";
+	case VFIT_WHY_DECRYPT: return "decryption failed";
+	case VFIT_WHY_CIPHER_COMPRESSED: return "encrypted and compressed";
 	}
 	return "unknown reason";
 }
