@@ -307,8 +307,19 @@ bool vfit_boot_load_images(struct vfit_run *r, uint64_t fit_addr, struct vfit_bo
 		for (j = 0; j < i; j++)
 			if (res->image[j].node == img->node)
 				break;
-		/* Each image once; images without a load address stay in the FIT. */
-		if (j < i || !img->has_load)
+		/*
+		 * Each image once; images without a load address stay in the FIT,
+		 * except encrypted ones: there they are ciphertext, and they are
+		 * decrypted only into a room of their own.
+		 */
+		if (j < i)
+			continue;
+		if (!img->has_load &&
+		    fdt_subnode_offset(img->data - img->offset, img->node, "cipher") >= 0) {
+			why_image(why, img, VFIT_WHY_NO_LOAD);
+			return false;
+		}
+		if (!img->has_load)
 			continue;
 		if (!vfit_boot_load_one(r, img, why, &size))
 			return false;

@@ -12,8 +12,11 @@ need dtc fdtget fdtput
 boot_keys || { fail "keygen"; finish; exit 1; }
 random "$K/kkey.bin" 32
 
-# enc_fit OUT COMP: kernel (aes256) + plain fdt, signed with key-rom into $W/rom.dtb.
+# enc_fit OUT COMP [FDT]: kernel (aes256) + fdt, signed with key-rom into $W/rom.dtb;
+# FDT=nl: the fdt encrypted too, without a load address.
 enc_fit() {
+	fload="load = <0x83000000>;" fcipher=
+	[ "${3:-}" = nl ] && fload= fcipher='cipher { algo = "aes256"; key-name-hint = "kkey"; };'
 	d=$W/e.$(basename "$1")
 	mkdir -p "$d"
 	random "$d/kernel.bin" 20000
@@ -37,8 +40,9 @@ enc_fit() {
 		fdt-1 {
 			data = /incbin/("board.dtb");
 			type = "flat_dt"; arch = "arm64"; compression = "none";
-			load = <0x83000000>;
+			$fload
 			hash-1 { algo = "sha256"; };
+			$fcipher
 		};
 	};
 	configurations {
@@ -58,6 +62,7 @@ ITS
 empty_dtb "$W/rom.dtb"
 ok "encrypted kernel FIT" enc_fit "$W/enc.fit" none
 ok "gzip+encrypted kernel FIT" enc_fit "$W/encgz.fit" gzip
+ok "FIT with an encrypted fdt without load address" enc_fit "$W/encnl.fit" none nl
 ok "the key is in the ROM DTB" fdtget -l "$W/rom.dtb" /cipher
 # hexof FILE [BYTES]: one line of hex (the first BYTES only, when given).
 hexof() { if [ -n "${2:-}" ]; then head -c "$2" "$1"; else cat "$1"; fi | od -An -v -tx1 | tr -d ' \n'; }
@@ -100,4 +105,9 @@ fi
 ok "gzip device" "$VFIT" boot --device "$T/gz" init --rom "$W/rom.dtb" "$W/encgz.fit"
 status 1 "encrypted+compressed refused" "$VFIT" boot --device "$T/gz"
 contains "reason named" "$T/.out" "kernel 'kernel': encrypted and compressed images are not supported"
+
+# An encrypted fdt with no load address would be handed over as ciphertext: refused.
+ok "encrypted fdt device" "$VFIT" boot --device "$T/nl" init --rom "$W/rom.dtb" "$W/encnl.fit"
+status 1 "encrypted image without load address refused" "$VFIT" boot --device "$T/nl"
+contains "reason named" "$T/.out" "^slot A stage 1: fdt 'fdt-1' has no load address"
 finish
