@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RSA verification against OpenSSL on random keys and messages, every
- * single-bit flip of some signatures, Bleichenbacher e=3 forgeries, and the
- * key checks.  VFIT_TEST_QUICK=1 uses fewer keys and messages.
+ * single-bit flip of some signatures, Bleichenbacher e=3 forgeries, every
+ * byte of the encoded message changed in turn, and the key checks.
+ * VFIT_TEST_QUICK=1 uses fewer keys and messages.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 #include "check.h"
 #include "vfit-host/host.h"
@@ -414,6 +416,92 @@ static void forgeries(void)
 	}
 }
 
+/* ---- every byte of the encoded message -------------------------------------- */
+
+/* The raw private operation s = em^d mod n (OpenSSL, no padding). */
+static int raw_private(EVP_PKEY *pkey, const uint8_t *em, size_t k, uint8_t *s)
+{
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
+	size_t slen = k;
+	int ok = ctx && EVP_PKEY_sign_init(ctx) > 0 &&
+		 EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) > 0 &&
+		 EVP_PKEY_sign(ctx, s, &slen, em, k) > 0 && slen == k;
+
+	EVP_PKEY_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+/* What the byte at i of EM = 00 01 FF.. 00 DigestInfo H is (t_at: DigestInfo, d_at: H). */
+static const char *em_class(size_t i, size_t t_at, size_t d_at)
+{
+	return i == 0 ? "leading 00" : i == 1 ? "block type 01" : i + 1 < t_at ? "padding FF"
+	       : i + 1 == t_at ? "separator 00" : i < d_at ? "DigestInfo" : "digest";
+}
+
+/*
+ * Signatures over encoded messages that are right but for one byte: each
+ * position of EM changed in turn (the leading 00 too, whose loss no
+ * standard vector shows), built with the private key so that only the
+ * encoding check can refuse them.  The unchanged EM signed the same way
+ * must pass, or the refusals prove nothing.
+ */
+static void encoding_bytes(void)
+{
+	EVP_PKEY *pkey = keygen(2048, 65537);
+	struct vfit_rsa_pub pub;
+	struct vfit_rsa_key key;
+	uint8_t em[256], sig[256], digest[64];
+	size_t k = 256, h, i;
+
+	if (to_pub(pkey, &pub, &key)) {
+		EVP_PKEY_free(pkey);
+		return;
+	}
+	for (h = 0; h < NHASH; h++) {
+		size_t hlen = vfit_hash_size(hashes[h].h), tlen, t_at, d_at;
+		const EVP_MD *md = EVP_get_digestbyname(hashes[h].md);
+		uint8_t *der = NULL;
+		X509_SIG *xs = X509_SIG_new();
+		X509_ALGOR *alg;
+		ASN1_OCTET_STRING *oct;
+		int dlen = 0;
+
+		check_rand_bytes(digest, hlen);
+		/* DigestInfo from OpenSSL's DER encoder, not from lib/'s table. */
+		X509_SIG_getm(xs, &alg, &oct);
+		REQUIRE(md && X509_ALGOR_set0(alg, OBJ_nid2obj(EVP_MD_get_type(md)), V_ASN1_NULL,
+					      NULL) &&
+				ASN1_OCTET_STRING_set(oct, digest, (int)hlen) &&
+				(dlen = i2d_X509_SIG(xs, &der)) > 0,
+			"DigestInfo for %s", hashes[h].md);
+		tlen = (size_t)dlen;
+		d_at = k - hlen;
+		t_at = k - tlen;
+		memset(em, 0xff, k);
+		em[0] = 0x00;
+		em[1] = 0x01;
+		em[t_at - 1] = 0x00;
+		memcpy(em + t_at, der, tlen);
+		OPENSSL_free(der);
+		X509_SIG_free(xs);
+		REQUIRE(!memcmp(em + d_at, digest, hlen), "DigestInfo ends with the digest");
+		REQUIRE(!raw_private(pkey, em, k, sig), "raw RSA private operation");
+		CHECK(vfit_rsa_verify_pkcs1(&key, hashes[h].h, digest, sig, k) == VFIT_OK,
+		      "%s: the well-formed EM signed raw is refused", hashes[h].md);
+		for (i = 0; i < k; i++) {
+			/* 00 -> 01 keeps EM below n (n's top byte is at least 0x80). */
+			em[i] ^= 0x01;
+			CHECK(!raw_private(pkey, em, k, sig) &&
+				      vfit_rsa_verify_pkcs1(&key, hashes[h].h, digest, sig, k) ==
+					      VFIT_ERR_SIGNATURE,
+			      "%s: EM byte %zu (%s) changed: not refused", hashes[h].md, i,
+			      em_class(i, t_at, d_at));
+			em[i] ^= 0x01;
+		}
+	}
+	EVP_PKEY_free(pkey);
+}
+
 /* ---- key and argument checks --------------------------------------------- */
 
 static enum vfit_result try_key(const struct vfit_rsa_key *key, const uint8_t *sig)
@@ -538,6 +626,7 @@ int main(void)
 	key_checks();
 	host_checks();
 	forgeries();
+	encoding_bytes();
 	random_keys();
 	return check_done();
 }
