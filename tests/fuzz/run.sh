@@ -23,6 +23,7 @@ max_len() {
 	case $1 in
 	fuzz_verify) echo 16384 ;;   # seeds are FITs of up to 12 KiB
 	fuzz_decomp) echo 16384 ;;   # seeds are streams of up to 9 KiB
+	fuzz_disk) echo 16905 ;;     # selector, disk size, GPT header, 16 KiB of entries
 	*) echo 4096 ;;              # control DTBs of up to 2 KiB
 	esac
 }
