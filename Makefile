@@ -134,6 +134,12 @@ size: | $(DEPS_OK)
 check-freestanding: | $(DEPS_OK)
 	tests/build/freestanding.sh
 
+# One-line mutants of lib/'s refusals against their tests (tests/mutate/run.sh):
+# on demand, not part of `make test`.
+.PHONY: mutate
+mutate: unit
+	BUILD=$(BUILD) tests/mutate/run.sh
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/vfit $(DESTDIR)$(PREFIX)/include/vfit-host \

@@ -579,6 +579,9 @@ static void key_checks(void)
 	CHECK(vfit_rsa_verify_pss(&key, VFIT_HASH_SHA256, VFIT_HASH_INVALID, 0, digest, sig, k) ==
 		      VFIT_ERR_UNSUPPORTED,
 	      "PSS with no MGF hash");
+	CHECK(vfit_rsa_verify_pss(&key, VFIT_HASH_SHA256, VFIT_HASH_MD5, 0, digest, sig, k) ==
+		      VFIT_ERR_UNSUPPORTED,
+	      "PSS with MD5 in MGF1");
 	CHECK(vfit_rsa_verify_pss(&key, VFIT_HASH_SHA256, VFIT_HASH_SHA256, -2, digest, sig, k) ==
 		      VFIT_ERR_PARAM,
 	      "PSS with salt length -2");
