@@ -2,7 +2,7 @@
 /*
  * Internal interfaces of the host library: files (host/fdtfile.c, also
  * used by keygen.c and the counter stores) and the mkimage passes
- * (dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
+ * (its.c, dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
  * fit_sign.c, mkimage.c, list.c, legacy.c).  Not
  * installed.
  */
@@ -159,12 +159,12 @@ int vfit_fit_index_parent(const struct vfit_fit_index *ix, int off);
 /* The node's path; -1 if it does not fit in size. */
 int vfit_fit_index_path(const struct vfit_fit_index *ix, int off, char *buf, size_t size);
 
-/* ---- sources (host/dtc.c, incbin.c, fit_auto.c) ------------------------- */
+/* ---- sources (host/its.c, dtc.c, incbin.c, fit_auto.c) ------------------ */
 
 /* Room left after a compiled FIT for hash values and signatures. */
 #define VFIT_FIT_SLACK (64 * 1024)
 
-/* dtc as mkimage runs it (but without a shell); output read from a pipe. */
+/* The .its compiled as mkimage does (host/its.c), dtc run without a shell. */
 int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
 		     struct vfit_err *e);
 

@@ -504,6 +504,91 @@ static void encoding_bytes(void)
 
 /* ---- key and argument checks --------------------------------------------- */
 
+/*
+ * A key in lib/'s form from n alone, computed with OpenSSL's BIGNUMs (not
+ * with the host's pre-processing, which refuses what is tested here):
+ * num_bits as declared, rr = 2^(2*num_bits) mod n (plus n when rr_plus_n),
+ * n0inv = -n^-1 mod 2^32.  -1 when n or rr does not fit.
+ */
+static int bn_key(const BIGNUM *n, unsigned bits, int rr_plus_n, uint8_t *mod, uint8_t *rr,
+		  struct vfit_rsa_key *k)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *r2 = BN_new(), *b32 = BN_new(), *inv = BN_new();
+	int ok = ctx && r2 && b32 && inv && BN_set_bit(r2, (int)(2 * bits)) &&
+		 BN_mod(r2, r2, n, ctx) && (!rr_plus_n || BN_add(r2, r2, n)) &&
+		 BN_set_bit(b32, 32) && BN_mod_inverse(inv, n, b32, ctx) && BN_sub(inv, b32, inv) &&
+		 BN_bn2binpad(n, mod, (int)bits / 8) > 0 && BN_bn2binpad(r2, rr, (int)bits / 8) > 0;
+
+	k->num_bits = bits;
+	k->n0inv = ok ? (uint32_t)BN_get_word(inv) : 0;
+	k->exponent = 65537;
+	k->modulus = mod;
+	k->rr = rr;
+	BN_free(r2);
+	BN_free(b32);
+	BN_free(inv);
+	BN_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+static BIGNUM *modulus_of(EVP_PKEY *pkey)
+{
+	BIGNUM *n = NULL;
+
+	return pkey && EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_N, &n) ? n : NULL;
+}
+
+/*
+ * Keys that are consistent (rr and n0inv right for n) but that the key
+ * rules refuse: too short, a size that is no multiple of 64 bits, a
+ * modulus without its top bit, an r-squared not reduced mod n.  Only
+ * the rule under test can refuse them.
+ */
+static void consistent_keys(void)
+{
+	static const struct {
+		unsigned bits, declared;
+		int rr_plus_n;
+		const char *what;
+	} cases[] = {
+		{ 2048, 2048, 0, NULL },
+		{ 960, 960, 0, "a 960-bit key" },
+		{ 2040, 2040, 0, "a 2040-bit key (not a multiple of 64 bits)" },
+		{ 2047, 2048, 0, "a 2047-bit modulus declared as 2048 bits" },
+		{ 2048, 2048, 1, "r-squared plus n" },
+	};
+	uint8_t mod[512], rr[512], sig[512], em[512];
+	struct vfit_rsa_key key;
+	size_t i;
+	int tries;
+
+	memset(sig, 0, sizeof(sig));
+	sig[255] = 2;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* rr + n must still fit num_bits: a key where it does, within a few. */
+		for (tries = 0; tries < 20; tries++) {
+			EVP_PKEY *pkey = keygen(cases[i].bits, 65537);
+			BIGNUM *n = modulus_of(pkey);
+			int made = n ? bn_key(n, cases[i].declared, cases[i].rr_plus_n, mod, rr, &key) : -1;
+
+			BN_free(n);
+			EVP_PKEY_free(pkey);
+			if (!made)
+				break;
+		}
+		if (!CHECK(tries < 20, "no key for case %zu", i))
+			continue;
+		if (!cases[i].what)
+			CHECK(vfit_rsa_public(&key, sig, key.num_bits / 8, em) == VFIT_OK,
+			      "a key built from n alone refused: the construction is wrong");
+		else
+			CHECK(vfit_rsa_public(&key, sig, key.num_bits / 8, em) == VFIT_ERR_KEY,
+			      "%s accepted", cases[i].what);
+	}
+}
+
+
 static enum vfit_result try_key(const struct vfit_rsa_key *key, const uint8_t *sig)
 {
 	uint8_t em[512];
@@ -627,6 +712,7 @@ int main(void)
 	quick = q && *q && strcmp(q, "0");
 	check_seed(1);
 	key_checks();
+	consistent_keys();
 	host_checks();
 	forgeries();
 	encoding_bytes();
