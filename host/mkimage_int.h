@@ -85,6 +85,14 @@ struct vfit_out {
 };
 int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
 		   uint64_t size, struct vfit_err *e);
+/*
+ * vfit_out_write() in two steps, for a writer that fills the temporary
+ * file itself (the disk image's sparse copy): vfit_out_open() creates it
+ * and returns its descriptor, vfit_out_close() fsyncs and closes it; each
+ * discards o on failure.  Then vfit_out_commit() or vfit_out_discard().
+ */
+int vfit_out_open(struct vfit_out *o, const char *path, struct vfit_err *e);
+int vfit_out_close(struct vfit_out *o, int fd, struct vfit_err *e);
 int vfit_out_commit(struct vfit_out *o, struct vfit_err *e);
 void vfit_out_discard(struct vfit_out *o);
 /* vfit_out_write() of len bytes at data, then vfit_out_commit(). */
