@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # vfit: plain GNU make.  `make`, `make test`, `make demo`, `make bench`,
-# `make size`, `make install PREFIX=...`, `make clean`.
+# `make size`, `make install PREFIX=... [UBOOT_TOOLS_NAMES=1]`, `make clean`.
 # BUILD selects the output directory, so parallel builds with other flags
 # (sanitizers, fuzzers) never share objects.
 
@@ -140,6 +140,7 @@ check-freestanding: | $(DEPS_OK)
 mutate: unit
 	BUILD=$(BUILD) tests/mutate/run.sh
 
+UBOOT_TOOLS = mkimage dumpimage mkenvimage fit_check_sign fit_info
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/vfit $(DESTDIR)$(PREFIX)/include/vfit-host \
@@ -150,6 +151,10 @@ install: all
 	install -m 644 include/vfit/*.h $(DESTDIR)$(PREFIX)/include/vfit/
 	install -m 644 include/vfit-host/*.h $(DESTDIR)$(PREFIX)/include/vfit-host/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	@# UBOOT_TOOLS_NAMES=1: vfit under u-boot-tools' names too (man/vfit-uboot-tools.1).
+	if [ -n "$(UBOOT_TOOLS_NAMES)" ]; then \
+		for n in $(UBOOT_TOOLS); do ln -sf vfit $(DESTDIR)$(PREFIX)/bin/$$n; done; \
+	fi
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' vfit.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/vfit.pc
 

@@ -24,6 +24,7 @@ struct cmd {
 	struct vfit_legacy l;
 	int list, quiet;
 	unsigned char seen[128];   /* short options given */
+	const char *wide[2];       /* -a, -e values wider than 32 bits (checked per mode) */
 };
 
 static int usage(FILE *f, int status)
@@ -73,6 +74,51 @@ static int hex32(int opt, const char *s, uint32_t *out)
 	if (hex_arg(opt, s, UINT32_MAX, &v))
 		return -1;
 	*out = (uint32_t)v;
+	return 0;
+}
+
+/*
+ * -a/-e: "" is 0, as mkimage reads it (flash-kernel passes -a "$usaddr"
+ * with an empty value for most boards).  A value wider than 32 bits is
+ * kept truncated and remembered in *wide: whether that is acceptable
+ * depends on the image type (check_wide()).
+ */
+static int addr_arg(int opt, const char *s, uint32_t *out, const char **wide)
+{
+	uint64_t v = 0;
+
+	if (*s && hex_arg(opt, s, UINT64_MAX, &v))
+		return -1;
+	*out = (uint32_t)v;
+	*wide = v > UINT32_MAX ? s : NULL;
+	return 0;
+}
+
+/*
+ * A legacy header holds 32-bit addresses and mkimage truncates wider
+ * ones silently.  For a boot script that is harmless (`source` uses
+ * neither address: flash-kernel's X-Gene Mustang entry passes
+ * -a 0x4004000000), so vfit truncates with a warning; for anything that
+ * is loaded or started at that address a truncated one puts it somewhere
+ * else, so it is refused.
+ */
+static int check_wide(const struct cmd *c, int script)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		if (!c->wide[k])
+			continue;
+		if (!script) {
+			fprintf(stderr, "vfit: mkimage: -%c %s: wider than 32 bits (mkimage truncates it "
+				"to 0x%08x, another address)\n", "ae"[k], c->wide[k],
+				k ? c->m.entry : c->m.load);
+			return 2;
+		}
+		fprintf(stderr, "vfit: mkimage: warning: -%c %s truncated to 0x%08x (a legacy header "
+			"holds 32 bits; a script's addresses are not used)\n", "ae"[k], c->wide[k],
+			k ? c->m.entry : c->m.load);
+	}
 	return 0;
 }
 
@@ -179,8 +225,8 @@ static int value_opt(struct cmd *c, int opt)
 	case 'O': return name_arg(VFIT_NAME_OS, optarg, &m->os);
 	case 'C': return name_arg(VFIT_NAME_COMP, optarg, &m->comp);
 	case 'T': return name_arg(VFIT_NAME_TYPE, optarg, &m->type);
-	case 'a': return hex32(opt, optarg, &m->load) ? 2 : -1;
-	case 'e': return hex32(opt, optarg, &m->entry) ? 2 : -1;
+	case 'a': return addr_arg(opt, optarg, &m->load, &c->wide[0]) ? 2 : -1;
+	case 'e': return addr_arg(opt, optarg, &m->entry, &c->wide[1]) ? 2 : -1;
 	case 'Y': return hex32(opt, optarg, &m->tfa_addr) ? 2 : -1;
 	case 'Z': return hex32(opt, optarg, &m->tee_addr) ? 2 : -1;
 	case 'B': return align_arg(optarg, &m->align) ? 2 : -1;
@@ -236,7 +282,7 @@ static int parse(int argc, char **argv, struct cmd *c)
 		case 'x': c->l.xip = 1; break;
 		case 's': c->l.no_data = 1; break;
 		case 'R': case 'v': break;       /* SoC image types only; verbose */
-		case 'V': printf("vfit mkimage version %s\n", VFIT_VERSION); return 0;
+		case 'V': printf("mkimage version vfit %s\n", VFIT_VERSION); return 0;
 		case 'h': return usage(stdout, 0);
 		case OPT_ALLOW_MISSING: m->allow_missing_keys = 1; break;
 		case '?': return usage(stderr, 2);
@@ -304,6 +350,9 @@ static int run_fit(struct cmd *c)
 	struct vfit_err e = { 0 };
 	int r = fit_check(c);
 
+	/* Only -f auto writes -a/-e (as 32-bit cells, as mkimage 2023.01 does). */
+	if (!r && m->auto_fit)
+		r = check_wide(c, 0);
 	if (r)
 		return r;
 	if (vfit_mkimage_run(m, &e))
@@ -323,6 +372,8 @@ static int run_legacy(struct cmd *c)
 	struct vfit_legacy *l = &c->l;
 	struct vfit_err e = { 0 };
 
+	if (check_wide(c, !strcmp(c->m.type, "script")))
+		return 2;
 	l->arch = c->m.arch;
 	l->os = c->m.os;
 	l->type = c->m.type;

@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * vfit: one binary, one subcommand per file.  Run under a name ending in
- * "mkimage" (mkimage, uboot-mkimage as Yocto names U-Boot's, or
- * aarch64-linux-gnu-mkimage as Linux's scripts/mkuboot.sh looks for it)
- * it is `vfit mkimage`.
+ * vfit: one binary, one subcommand per file.  Under the name of one of
+ * U-Boot's host tools it is that tool: a name ending in "mkimage"
+ * (mkimage, uboot-mkimage as Yocto names U-Boot's, or
+ * aarch64-linux-gnu-mkimage as Linux's scripts/mkuboot.sh looks for it),
+ * "dumpimage", "mkenvimage", "fit_check_sign" or "fit_info", with any
+ * prefix.  Under a name starting with "vfit" it takes a subcommand; any
+ * other name is refused with the list of names it answers to, so a
+ * symlink to a tool vfit does not replace fails loudly.
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -20,8 +25,26 @@ static const struct {
 	{ "info", cmd_info, "list a FIT (with signature status) or a legacy image" },
 	{ "verify", cmd_verify, "verify a FIT against a control DTB: -f FIT -k DTB [-c CONF]" },
 	{ "boot", cmd_boot, "boot-flow simulator: --device DIR [boot|mark-good|update FIT|init|status]" },
+	{ "audit", cmd_audit, "what a FIT's signatures protect, will it boot: -f FIT [-k DTB] [--svg OUT]" },
 	{ "disk", cmd_disk, "boot disk image: create|write|counter|info (GPT, slots, state, counters)" },
+	{ "dumpimage", cmd_dumpimage, "U-Boot dumpimage: -l IMAGE, or -T TYPE -p N -o FILE IMAGE" },
+	{ "mkenvimage", cmd_mkenvimage, "U-Boot mkenvimage: -s SIZE -o OUT [-r] [-b] [-p BYTE] FILE" },
+	{ "fit_check_sign", cmd_fit_check_sign, "U-Boot fit_check_sign: -f FIT -k DTB [-c CONF]" },
+	{ "fit_info", cmd_fit_info, "U-Boot fit_info: -f FIT -n NODE -p PROP" },
 };
+
+/* The U-Boot tool names, answered to with any prefix ("uboot-", "aarch64-linux-gnu-"). */
+static const char *const tools[] = { "mkimage", "dumpimage", "mkenvimage", "fit_check_sign",
+				     "fit_info" };
+
+int cli_bad_option(const char *cmd, int opt)
+{
+	if (opt == ':')
+		fprintf(stderr, "vfit: %s: -%c needs a value\n", cmd, optopt);
+	else
+		fprintf(stderr, "vfit: %s: unknown option -%c\n", cmd, optopt);
+	return 2;
+}
 
 static int usage(FILE *f, int status)
 {
@@ -29,19 +52,44 @@ static int usage(FILE *f, int status)
 
 	fprintf(f, "usage: vfit COMMAND [ARGS]   (vfit COMMAND --help for details)\n\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].help);
+		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "\nexit status: 0 success, 1 verification failed or bad input, 2 usage or I/O error\n");
 	return status;
 }
 
-int main(int argc, char **argv)
+static int ends_with(const char *s, const char *suffix)
 {
-	const char *self = strrchr(argv[0], '/');
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+static int run(const char *name, int argc, char **argv)
+{
 	size_t i;
 
-	self = self ? self + 1 : argv[0];
-	if (strlen(self) >= 7 && !strcmp(self + strlen(self) - 7, "mkimage"))
-		return cmd_mkimage(argc, argv);
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(name, cmds[i].name))
+			return cmds[i].run(argc, argv);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *self = argv[0] ? strrchr(argv[0], '/') : NULL;
+	size_t i;
+	int r;
+
+	self = self ? self + 1 : argv[0] ? argv[0] : "vfit";
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (ends_with(self, tools[i]))
+			return run(tools[i], argc, argv);
+	if (strncmp(self, "vfit", 4)) {
+		fprintf(stderr, "vfit: called as '%s': this binary answers to vfit, mkimage, dumpimage, "
+			"mkenvimage, fit_check_sign and fit_info (the tool names with any prefix, "
+			"e.g. uboot-mkimage)\n", self);
+		return 2;
+	}
 	if (argc < 2)
 		return usage(stderr, 2);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
@@ -50,9 +98,9 @@ int main(int argc, char **argv)
 		printf("vfit %s\n", VFIT_VERSION);
 		return 0;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
-			return cmds[i].run(argc - 1, argv + 1);
+	r = run(argv[1], argc - 1, argv + 1);
+	if (r >= 0)
+		return r;
 	fprintf(stderr, "vfit: unknown command '%s'\n", argv[1]);
 	return usage(stderr, 2);
 }

@@ -11,6 +11,9 @@
 #   6. a chain of trust ROM keys -> bootloader FIT -> its DTB's kernel key -> kernel FIT,
 #      confirmed by the OS (mark-good), which moves the rollback counters up
 #   7. slot A's kernel tampered: slot A is marked bad and slot B boots
+# and last, the audit of the demo's own FIT (vfit audit):
+#   8. will it boot in vfit, U-Boot HEAD, 2023.01 and Debian 12's U-Boot, what
+#      does its signature protect (findings), and the picture (image.svg)
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
@@ -78,3 +81,8 @@ off=$(grep -obUa 'VFIT-DEMO-KERNEL' dev/slot-a/stage2.fit | head -n 1 | cut -d: 
 printf 'd' | dd of=dev/slot-a/stage2.fit bs=1 seek=$((off + 5)) conv=notrunc status=none
 run "$VFIT" boot --device dev
 run "$VFIT" boot --device dev status
+
+step "8. the audit of the demo's own FIT: who boots it, and what its signature protects"
+cd "$D"
+run "$VFIT" audit -f image.fit -k control.dtb --svg image.svg
+printf '\nthe picture: %s/image.svg (configurations -> images -> hashes -> signatures -> keys)\n' "$D"

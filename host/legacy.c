@@ -84,7 +84,8 @@ static int header_ids(const struct vfit_legacy *l, const struct vfit_name **t, u
 	return 0;
 }
 
-static int read_one(struct inputs *in, const char *path, size_t plen, int xip, struct vfit_err *e)
+static int read_one(struct inputs *in, const char *path, size_t plen, const struct vfit_legacy *l,
+		    struct vfit_err *e)
 {
 	size_t k;
 	char *p;
@@ -99,9 +100,10 @@ static int read_one(struct inputs *in, const char *path, size_t plen, int xip, s
 	in->n++;
 	if (vfit_file_read(p, 0, &in->data[in->n - 1], &in->len[in->n - 1], e))
 		return -1;
-	if (!in->len[in->n - 1])
+	/* -s writes only the header: OpenWrt's fake headers are made from an empty file. */
+	if (!in->len[in->n - 1] && !l->no_data)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: empty file", p);
-	if (!xip)
+	if (!l->xip)
 		return 0;
 	/* XIP: the header takes the place of 64 bytes of erased (0xff) flash at the start. */
 	if (in->len[in->n - 1] < VFIT_LEGACY_HDR)
@@ -120,13 +122,13 @@ static int read_inputs(const struct vfit_legacy *l, int multi, struct inputs *in
 	const char *s = l->datafiles, *colon;
 
 	if (!multi)
-		return read_one(in, s, strlen(s), l->xip, e);
+		return read_one(in, s, strlen(s), l, e);
 	if (l->xip)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "-x: XIP is for single-file images, not '%s'",
 				    l->type);
 	for (;;) {
 		colon = strchr(s, ':');
-		if (read_one(in, s, colon ? (size_t)(colon - s) : strlen(s), 0, e))
+		if (read_one(in, s, colon ? (size_t)(colon - s) : strlen(s), l, e))
 			return -1;
 		if (!colon)
 			return 0;
@@ -250,6 +252,43 @@ int vfit_legacy_check(const char *name, const uint8_t *p, size_t len, struct vfi
 				    name, get32(p + 12), len - VFIT_LEGACY_HDR);
 	if (vfit_crc32(0, p + VFIT_LEGACY_HDR, get32(p + 12)) != get32(p + 24))
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: legacy image data CRC mismatch", name);
+	return 0;
+}
+
+/*
+ * dumpimage's view of a checked image: the pos-th file of a multi-file
+ * image (after the size table, each earlier file padded to 4 bytes), else
+ * the whole data, a script's size table included.  The table, its end
+ * marker and the file must lie inside the data size the header gives.
+ */
+int vfit_legacy_part(const char *name, const uint8_t *p, unsigned long pos, const uint8_t **data,
+		     size_t *len, struct vfit_err *e)
+{
+	const struct vfit_name *t = vfit_name_by_id(VFIT_NAME_TYPE, p[30]);
+	uint64_t size = get32(p + 12), off, n;
+	const uint8_t *d = p + VFIT_LEGACY_HDR;
+
+	*data = d;
+	*len = (size_t)size;
+	if (!t || strcmp(t->s, "multi"))
+		return 0;
+	for (n = 0; 4 * (n + 1) <= size && get32(d + 4 * n); n++)
+		;
+	if (4 * (n + 1) > size)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: multi-file size table runs past the "
+				    "data (%llu bytes)", name, (unsigned long long)size);
+	if (pos >= n)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: no file %lu (the image holds %llu)",
+				    name, pos, (unsigned long long)n);
+	off = 4 * (n + 1);
+	for (n = 0; n < pos; n++)
+		off += ((uint64_t)get32(d + 4 * n) + 3) & ~(uint64_t)3;
+	if (off > size || get32(d + 4 * pos) > size - off)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: file %lu (%u bytes at %llu) runs past "
+				    "the data (%llu bytes)", name, pos, get32(d + 4 * pos),
+				    (unsigned long long)off, (unsigned long long)size);
+	*data = d + off;
+	*len = get32(d + 4 * pos);
 	return 0;
 }
 

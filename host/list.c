@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <libfdt.h>
 
@@ -28,23 +27,6 @@ struct lister {
 	int have_ts;
 	uint32_t ts;
 };
-
-void vfit_print_time(FILE *f, const char *label, uint32_t t)
-{
-	time_t tt = (time_t)t;
-	char buf[64];
-	struct tm tm;
-
-	if (!localtime_r(&tt, &tm) || !strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
-		snprintf(buf, sizeof(buf), "%u", t);
-	fprintf(f, "%s%s\n", label, buf);
-}
-
-void vfit_print_size(FILE *f, uint32_t size)
-{
-	fprintf(f, "%u Bytes = %.2f KiB = %.2f MiB\n", size, (double)size / 1.024e3,
-		(double)size / 1.048576e6);
-}
 
 static void print_hex(FILE *f, const uint8_t *p, int len)
 {
@@ -294,6 +276,14 @@ static void print_image(const struct lister *l, int img, int idx)
 	if (is_type(type, entry_types))
 		print_addr(l, img, "entry", "  Entry Point:  ", 0);
 	print_subnodes(l, img, 0);
+}
+
+void vfit_fit_print_image(FILE *f, const void *fit, int node, int idx)
+{
+	struct lister l = { .f = f, .fit = fit };
+
+	l.have_ts = !vfit_fdt_u32(fit, 0, "timestamp", &l.ts);
+	print_image(&l, node, idx);
 }
 
 /* ---- configurations ----------------------------------------------------- */

@@ -210,7 +210,7 @@ int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct 
 int vfit_verity_images(const char *name, struct vfit_fdtbuf *fit, int external,
 		       struct vfit_err *e);
 
-/* ---- listings (host/list.c, legacy.c) ------------------------------------ */
+/* ---- listings (host/list.c, legacy.c, print.c) ----------------------------- */
 
 #define VFIT_LEGACY_HDR 64
 #define VFIT_LEGACY_MAGIC 0x27051956u
@@ -221,8 +221,13 @@ void vfit_print_time(FILE *f, const char *label, uint32_t t);
 void vfit_print_size(FILE *f, uint32_t size);
 /* Header magic, header CRC, size and data CRC of a legacy image in memory. */
 int vfit_legacy_check(const char *name, const uint8_t *p, size_t len, struct vfit_err *e);
+/* File pos of a checked multi-file image, or the whole data of another type. */
+int vfit_legacy_part(const char *name, const uint8_t *p, unsigned long pos, const uint8_t **data,
+		     size_t *len, struct vfit_err *e);
 /* `mkimage -l` of a checked legacy image. */
 void vfit_legacy_print(FILE *f, const uint8_t *p);
+/* The lines `mkimage -l` prints for the image node at node, the idx-th under /images. */
+void vfit_fit_print_image(FILE *f, const void *fit, int node, int idx);
 
 /* ---- external data (host/extdata.c) ------------------------------------- */
 
