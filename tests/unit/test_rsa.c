@@ -105,14 +105,19 @@ static size_t sign(EVP_PKEY *pkey, const char *md, int pss_salt, const uint8_t *
 	return len;
 }
 
-/* Raw s^e mod n through OpenSSL (public-key "encryption" without padding). */
-static int openssl_public(EVP_PKEY *pkey, const uint8_t *s, size_t k, uint8_t *out)
+/*
+ * Raw RSA through OpenSSL, no padding: s^e mod n (public-key "encryption")
+ * or, with private, em^d mod n (signing).
+ */
+static int raw_rsa(EVP_PKEY *pkey, int private, const uint8_t *in, size_t k, uint8_t *out)
 {
 	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
 	size_t olen = k;
-	int ok = ctx && EVP_PKEY_encrypt_init(ctx) > 0 &&
+	int ok = ctx && (private ? EVP_PKEY_sign_init(ctx) : EVP_PKEY_encrypt_init(ctx)) > 0 &&
 		 EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) > 0 &&
-		 EVP_PKEY_encrypt(ctx, out, &olen, s, k) > 0 && olen == k;
+		 (private ? EVP_PKEY_sign(ctx, out, &olen, in, k) :
+			    EVP_PKEY_encrypt(ctx, out, &olen, in, k)) > 0 &&
+		 olen == k;
 
 	EVP_PKEY_CTX_free(ctx);
 	return ok ? 0 : -1;
@@ -138,7 +143,7 @@ static void raw_public_checks(EVP_PKEY *pkey, const struct vfit_rsa_key *key, in
 			memcpy(s, key->modulus, k);
 			s[k - 1] ^= 1; /* n is odd: n - 1 */
 		}
-		if (!CHECK(openssl_public(pkey, s, k, b) == 0, "OpenSSL raw public op failed"))
+		if (!CHECK(raw_rsa(pkey, 0, s, k, b) == 0, "OpenSSL raw public op failed"))
 			return;
 		CHECK(vfit_rsa_public(key, s, k, a) == VFIT_OK && !memcmp(a, b, k),
 		      "%u-bit e=%llu: s^e mod n differs from OpenSSL (round %d)", key->num_bits,
@@ -418,19 +423,6 @@ static void forgeries(void)
 
 /* ---- every byte of the encoded message -------------------------------------- */
 
-/* The raw private operation s = em^d mod n (OpenSSL, no padding). */
-static int raw_private(EVP_PKEY *pkey, const uint8_t *em, size_t k, uint8_t *s)
-{
-	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
-	size_t slen = k;
-	int ok = ctx && EVP_PKEY_sign_init(ctx) > 0 &&
-		 EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) > 0 &&
-		 EVP_PKEY_sign(ctx, s, &slen, em, k) > 0 && slen == k;
-
-	EVP_PKEY_CTX_free(ctx);
-	return ok ? 0 : -1;
-}
-
 /* What the byte at i of EM = 00 01 FF.. 00 DigestInfo H is (t_at: DigestInfo, d_at: H). */
 static const char *em_class(size_t i, size_t t_at, size_t d_at)
 {
@@ -485,13 +477,13 @@ static void encoding_bytes(void)
 		OPENSSL_free(der);
 		X509_SIG_free(xs);
 		REQUIRE(!memcmp(em + d_at, digest, hlen), "DigestInfo ends with the digest");
-		REQUIRE(!raw_private(pkey, em, k, sig), "raw RSA private operation");
+		REQUIRE(!raw_rsa(pkey, 1, em, k, sig), "raw RSA private operation");
 		CHECK(vfit_rsa_verify_pkcs1(&key, hashes[h].h, digest, sig, k) == VFIT_OK,
 		      "%s: the well-formed EM signed raw is refused", hashes[h].md);
 		for (i = 0; i < k; i++) {
 			/* 00 -> 01 keeps EM below n (n's top byte is at least 0x80). */
 			em[i] ^= 0x01;
-			CHECK(!raw_private(pkey, em, k, sig) &&
+			CHECK(!raw_rsa(pkey, 1, em, k, sig) &&
 				      vfit_rsa_verify_pkcs1(&key, hashes[h].h, digest, sig, k) ==
 					      VFIT_ERR_SIGNATURE,
 			      "%s: EM byte %zu (%s) changed: not refused", hashes[h].md, i,
