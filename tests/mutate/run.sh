@@ -27,6 +27,7 @@ DRY=
 ONLY=${1:-}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vfit-mutate.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+trap 'exit 2' INT TERM
 tree=$tmp/tree
 
 # Make targets and commands for a test name: test_x (a unit test, in quick
