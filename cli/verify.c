@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]
+ *             [--decrypt KEY_DTB [-o DIR]]
  *
  * Runs the device library's verifier on a mapped FIT (payloads are hashed
  * in place, never copied) and prints U-Boot's familiar lines, or one JSON
@@ -15,15 +16,20 @@
 
 #include "cli.h"
 #include "vfit/fit.h"
+#include "vfit-host/cipher.h"
 #include "vfit-host/host.h"
 
 static const char usage[] =
 	"usage: vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]\n"
+	"                   [--decrypt KEY_DTB [-o DIR]]\n"
 	"  -f FIT              FIT image to verify\n"
 	"  -k CONTROL_DTB      control device tree holding the public keys (/signature)\n"
 	"  -c CONF             configuration to verify (default: /configurations/default)\n"
 	"  --json              print one JSON object instead of U-Boot's lines\n"
 	"  --allow-unenforced  accept when the control DTB requires no key\n"
+	"  --decrypt KEY_DTB   accept encrypted images (cipher nodes) under a configuration\n"
+	"                      signature and decrypt them with the keys in KEY_DTB's /cipher\n"
+	"  -o DIR              with --decrypt: write each image (plaintext) to DIR/NAME\n"
 	"  -h, --help          this help\n"
 	"Exit status: 0 verified, 1 rejected, 2 usage or I/O error.\n";
 
@@ -330,6 +336,7 @@ int cmd_verify(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'J' },
 		{ "allow-unenforced", no_argument, NULL, 'U' },
+		{ "decrypt", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -338,24 +345,26 @@ int cmd_verify(int argc, char **argv)
 	struct map fit = { 0 }, ctl = { 0 };
 	struct vfit_err e = { 0 };
 	struct vfit_verify_result *res;
-	const char *conf = NULL;
+	const char *conf = NULL, *keydtb = NULL, *outdir = NULL;
 	bool json = false;
 	unsigned int flags = 0;
 	int opt, status;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:k:c:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "f:k:c:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f': fit.path = optarg; break;
 		case 'k': ctl.path = optarg; break;
 		case 'c': conf = optarg; break;
 		case 'J': json = true; break;
 		case 'U': flags |= VFIT_VERIFY_ALLOW_UNENFORCED; break;
+		case 'D': keydtb = optarg; flags |= VFIT_VERIFY_ALLOW_CIPHER; break;
+		case 'o': outdir = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if (!fit.path || !ctl.path || optind != argc) {
+	if (!fit.path || !ctl.path || optind != argc || (outdir && !keydtb)) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -402,12 +411,19 @@ int cmd_verify(int argc, char **argv)
 			if (res->err_prop)
 				fprintf(stderr, "%s: ", res->err_prop);
 			fprintf(stderr, "%s", vfit_result_to_string(res->result));
+			if (res->result == VFIT_ERR_UNSUPPORTED && strstr(res->err_path, "/cipher"))
+				fprintf(stderr, " (an encrypted image: --decrypt KEY_DTB accepts it "
+					"under a configuration signature by a required key)");
 			if (res->result == VFIT_ERR_LIMIT)
 				put_limit(stderr, res->err_limit);
 			fputc('\n', stderr);
 		}
 	}
 	status = res->result ? 1 : 0;
+	/* After everything verified: the ciphertext that was checked is decrypted. */
+	if (!status && keydtb && vfit_decrypt_images(json ? stderr : stdout, res, fit.p, keydtb,
+						      outdir, &e))
+		status = vfit_err_print(&e, NULL);
 	vfit_file_unmap(fit.p, fit.len);
 	vfit_file_unmap(ctl.p, ctl.len);
 	return status;

@@ -27,6 +27,8 @@ static const struct {
 	{ "boot", cmd_boot, "boot-flow simulator: --device DIR [boot|mark-good|update FIT|init|status]" },
 	{ "audit", cmd_audit, "what a FIT's signatures protect, will it boot: -f FIT [-k DTB] [--svg OUT]" },
 	{ "disk", cmd_disk, "boot disk image: create|write|counter|info (GPT, slots, state, counters)" },
+	{ "preload", cmd_preload, "pre-load signature header: -k KEY.pem [-a ALGO] [-p PAD] [-K DTB] IMAGE OUT" },
+	{ "preload_check_sign", cmd_preload_check_sign, "check a pre-load header: -f FILE -k KEY.pem [-a ALGO] [-p PAD]" },
 	{ "dumpimage", cmd_dumpimage, "U-Boot dumpimage: -l IMAGE, or -T TYPE -p N -o FILE IMAGE" },
 	{ "mkenvimage", cmd_mkenvimage, "U-Boot mkenvimage: -s SIZE -o OUT [-r] [-b] [-p BYTE] FILE" },
 	{ "fit_check_sign", cmd_fit_check_sign, "U-Boot fit_check_sign: -f FIT -k DTB [-c CONF]" },
@@ -35,7 +37,7 @@ static const struct {
 
 /* The U-Boot tool names, answered to with any prefix ("uboot-", "aarch64-linux-gnu-"). */
 static const char *const tools[] = { "mkimage", "dumpimage", "mkenvimage", "fit_check_sign",
-				     "fit_info" };
+				     "fit_info", "preload_check_sign" };
 
 int cli_bad_option(const char *cmd, int opt)
 {
@@ -86,7 +88,7 @@ int main(int argc, char **argv)
 			return run(tools[i], argc, argv);
 	if (strncmp(self, "vfit", 4)) {
 		fprintf(stderr, "vfit: called as '%s': this binary answers to vfit, mkimage, dumpimage, "
-			"mkenvimage, fit_check_sign and fit_info (the tool names with any prefix, "
+			"mkenvimage, fit_check_sign, fit_info and preload_check_sign (the tool names with any prefix, "
 			"e.g. uboot-mkimage)\n", self);
 		return 2;
 	}

@@ -236,15 +236,15 @@ static int do_image(const char *name, const void *fit, int img, struct vfit_sign
 	int sub, len, r, a;
 
 	/*
-	 * mkimage -k encrypts an image with a cipher node (fit-format.md §11.1) before
-	 * hashing it; vfit does not encrypt, and must not emit a FIT whose
-	 * cipher node promises ciphertext.  Already encrypted images (with
-	 * data-size-unciphered) are only re-hashed and re-signed.
+	 * mkimage encrypts an image with a cipher node (fit-format.md §11.1)
+	 * only with -k (host/cipher.c, before this pass); signed without it,
+	 * the cipher node would promise ciphertext that is not there.  Already
+	 * encrypted images (data-size-unciphered) are re-hashed and re-signed.
 	 */
 	if (s && vfit_signer_active(s) && fdt_subnode_offset(fit, img, "cipher") >= 0 &&
 	    !fdt_getprop(fit, img, "data-size-unciphered", NULL))
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
-				    "%s: %s/cipher: encryption is not supported by vfit", name,
+				    "%s: %s/cipher: encryption needs -k KEYDIR", name,
 				    vfit_node_path(fit, img));
 	if (plan(name, fit, img, s, &d, e))
 		return -1;

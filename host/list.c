@@ -18,6 +18,7 @@
 #include <libfdt.h>
 
 #include "mkimage_int.h"
+#include "vfit-host/cipher.h"
 #include "names.h"
 
 struct lister {
@@ -266,6 +267,8 @@ static void print_image(const struct lister *l, int img, int idx)
 	v = str(l, img, "compression");
 	fprintf(l->f, "  Compression:  %s\n", vfit_name_long(VFIT_NAME_COMP, v ? v : "none"));
 	print_data(l, img);
+	if (l->info)
+		vfit_list_cipher(l->f, l->fit, img);
 	if (is_type(type, arch_types))
 		fprintf(l->f, "  Architecture: %s\n",
 			vfit_name_long(VFIT_NAME_ARCH, str(l, img, "arch")));

@@ -25,6 +25,8 @@
 
 #include <libfdt.h>
 
+#include "cipher.h"
+#include "preload_int.h"
 #include "mkimage_int.h"
 
 #define DEFAULT_DTC_OPTS "-I dts -O dtb -p 500"
@@ -244,7 +246,9 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 			goto out;
 		}
 	}
-	if (vfit_fit_hash_images(name, &fit, s, keydtb, e) ||
+	if (vfit_preload_mkimage_key(m->keydir, keydtb, e) ||
+	    vfit_cipher_images(name, &fit, m->keydir, keydtb, e) ||
+	    vfit_fit_hash_images(name, &fit, s, keydtb, e) ||
 	    vfit_fit_sign_confs(name, &fit, s, keydtb, e))
 		goto out;
 	if (finish_sizes(&fit, packed, keydtb, dtb_total, dtb_file)) {

@@ -179,6 +179,15 @@ enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, 
 
 /* Flags for vfit_verify(). */
 #define VFIT_VERIFY_ALLOW_UNENFORCED 1u  /* accept when the control FDT requires nothing */
+/*
+ * Accept images with a `cipher` node (else VFIT_ERR_UNSUPPORTED at it):
+ * their data, hashes and image signatures are the ciphertext, which the
+ * caller then decrypts with vfit_cipher_decrypt() (vfit/cipher.h).  Only
+ * under a configuration signature by a required key, which covers the
+ * cipher node (IV, key name) and data-size-unciphered: an image signature
+ * covers the ciphertext alone.
+ */
+#define VFIT_VERIFY_ALLOW_CIPHER 2u
 
 /* One signature or hash check, in the order performed. */
 enum vfit_check_kind {

@@ -140,8 +140,10 @@ static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *i
  * must have a cryptographic hash (SHA-1 or SHA-2) that verified: a CRC
  * can be forged with four chosen bytes, MD5 with a collision (stricter
  * than U-Boot).  Without any signature a CRC is a fine integrity check.
- * Encrypted images (cipher) are refused until decryption exists: their
- * hashes would cover ciphertext that nothing decrypts.
+ * Encrypted images (cipher) are refused unless the caller decrypts
+ * (VFIT_VERIFY_ALLOW_CIPHER) and a configuration signature by a required
+ * key covers the cipher node: otherwise the IV would be unauthenticated
+ * and CBC lets whoever sets it flip any bit of the first plaintext block.
  */
 enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img)
 {
@@ -156,7 +158,10 @@ enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *
 	if (r)
 		return r;
 	fdt_for_each_subnode(node, c->fit, img->node) {
-		if (vfit_name_prefix(c->fit, node, "cipher")) {
+		/* Exactly "cipher" is what the decryption looks up (cipher-2 is no key). */
+		if (vfit_name_prefix(c->fit, node, "cipher") &&
+		    (!c->allow_cipher || !c->conf_enforced ||
+		     strcmp(fdt_get_name(c->fit, node, NULL), "cipher"))) {
 			vfit_at(c, node, NULL, false);
 			return VFIT_ERR_UNSUPPORTED;
 		}

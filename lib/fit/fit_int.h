@@ -43,6 +43,7 @@ struct vfit_ctx {
 	const struct vfit_image *img;
 	bool required;                  /* signatures are checked for required keys */
 	bool conf_enforced;             /* a required key verified the configuration */
+	bool allow_cipher;              /* VFIT_VERIFY_ALLOW_CIPHER */
 	struct vfit_conf_refs refs;     /* what the configuration names */
 	struct vfit_node_list list;     /* what the configuration signatures cover */
 	/* The configuration message of signature node dnode with hash dhash. */

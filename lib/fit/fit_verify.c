@@ -260,6 +260,7 @@ enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_
 	c.keys = -1;
 	c.dnode = -1;
 	c.payload.node = -1;
+	c.allow_cipher = (flags & VFIT_VERIFY_ALLOW_CIPHER) != 0;
 	res->result = run(&c, ctl_len, conf, flags);
 	if (res->result) {
 		/* Nothing is handed out unless everything verified. */

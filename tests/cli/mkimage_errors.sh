@@ -146,7 +146,8 @@ fails 1 "no description" "^vfit: e.its: /: description missing" "$VFIT" mkimage 
 sed 's/algo = "sha256,rsa2048"; //' good.its > e.its
 fails 1 "no algo" "signature-1: algo missing" "$VFIT" mkimage -f e.its -k keys x.fit
 its 'cipher { algo = "aes256"; key-name-hint = "aes"; };' > e.its
-fails 1 "cipher node" "/images/kernel/cipher: encryption is not supported" "$VFIT" mkimage -f e.its -k keys x.fit
+fails 2 "cipher key missing" "/images/kernel/cipher: keys/aes.bin: No such file" "$VFIT" mkimage -f e.its -k keys x.fit
+fails 1 "cipher without -k" "/images/kernel/cipher: encryption needs -k KEYDIR" "$VFIT" mkimage -f e.its -G keys/dev.key x.fit
 printf 'not a dtb' > junk.dtb
 fails 1 "bad -K dtb" "junk.dtb: not a valid FDT" "$VFIT" mkimage -f good.its -k keys -K junk.dtb x.fit
 fails 1 "-F on junk" "junk.dtb: not a valid FDT" "$VFIT" mkimage -F junk.dtb

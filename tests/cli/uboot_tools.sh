@@ -11,7 +11,7 @@ cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 mkdir bin
 for n in mkimage dumpimage mkenvimage fit_check_sign fit_info uboot-mkimage \
-	aarch64-linux-gnu-dumpimage uboot-fit_check_sign preload_check_sign; do
+	aarch64-linux-gnu-dumpimage uboot-fit_check_sign kwboot; do
 	ln -s "$VFIT" "bin/$n"
 done
 B=$T/bin
@@ -65,8 +65,8 @@ contains "mkenvimage -V" v.txt '^mkenvimage version vfit '
 "$VFIT" dumpimage -V >v.txt
 contains "vfit dumpimage -V" v.txt '^dumpimage version vfit '
 fails 2 "a name vfit does not answer to" \
-	"^vfit: called as 'preload_check_sign': .*mkimage, dumpimage, mkenvimage, fit_check_sign and fit_info" \
-	"$B/preload_check_sign" -f x -k y
+	"^vfit: called as 'kwboot': .*mkimage, dumpimage, mkenvimage, fit_check_sign, fit_info and preload_check_sign" \
+	"$B/kwboot" -f x -k y
 for n in dumpimage mkenvimage fit_check_sign fit_info; do
 	ok "$n -h" "$B/$n" -h
 	contains "$n -h: usage" "$T/.out" "^usage: $n"

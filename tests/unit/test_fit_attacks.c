@@ -1222,7 +1222,7 @@ static void test_weak_hash(EVP_PKEY *dev)
 	free(none);
 }
 
-/* An encrypted image is refused until vfit decrypts: its hashes cover ciphertext. */
+/* An encrypted image is refused unless the caller decrypts (VFIT_VERIFY_ALLOW_CIPHER): its hashes cover ciphertext. */
 static void test_cipher(EVP_PKEY *dev)
 {
 	void *ctl = new_ctl();
@@ -1239,6 +1239,20 @@ static void test_cipher(EVP_PKEY *dev)
 	resign(&f, dev);
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_UNSUPPORTED,
 	       "/images/kernel/cipher", NULL);
+	/* A caller that decrypts: accepted under the required configuration signature. */
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, VFIT_VERIFY_ALLOW_CIPHER), VFIT_OK, NULL,
+	       NULL);
+	CHECK(res.conf_verified && res.nimages >= 1, "cipher: configuration verified");
+	unload(&f);
+	/* Not a cipher node U-Boot decrypts with (it looks up exactly "cipher"). */
+	load(&f, "conf-sha256");
+	edit(&f);
+	c = fdt_add_subnode(f.b, node(f.b, "/images/kernel"), "cipher-2");
+	FDT(fdt_setprop_string(f.b, c, "algo", "aes256"));
+	done(&f);
+	resign(&f, dev);
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, VFIT_VERIFY_ALLOW_CIPHER),
+	       VFIT_ERR_UNSUPPORTED, "/images/kernel/cipher-2", NULL);
 	unload(&f);
 	free(ctl);
 }
