@@ -3,9 +3,10 @@
  * Each refusal of lib/disk on its own: a GPT header, chain header or record
  * copy wrong in exactly one field while everything else holds, its CRC-32
  * or SHA-256 included (computed here with zlib and OpenSSL, not with
- * lib/).  test_disk builds its bad inputs through the encoders, where one
- * bad field often trips a second check too; here only the check under test
- * can refuse, so dropping any one of them fails a case
+ * lib/), and a counters payload over the caller's room.  test_disk builds
+ * its bad inputs through the encoders, where one bad field often trips a
+ * second check too; here only the check under test can refuse, so
+ * dropping any one of them fails a case
  * (tests/mutate/mutants).
  */
 #include <string.h>
@@ -218,11 +219,23 @@ static void records(void)
 	      "the zero word set");
 }
 
+/* The counters payload's capacity is the caller's, not only the record's. */
+static void counters_cap(void)
+{
+	uint8_t p[2 * VFIT_DISK_CTR_ENTRY];
+	uint32_t len = 0;
+
+	REQUIRE(!vfit_ctr_set(p, &len, VFIT_DISK_CTR_ENTRY, "a", 1), "one counter in room for one");
+	CHECK(vfit_ctr_set(p, &len, VFIT_DISK_CTR_ENTRY, "b", 2) == VFIT_DISK_FULL &&
+	      len == VFIT_DISK_CTR_ENTRY, "a second counter past the caller's capacity");
+}
+
 int main(void)
 {
 	gpt_header();
 	gpt_names();
 	chains();
 	records();
+	counters_cap();
 	return check_done();
 }

@@ -298,6 +298,12 @@ static void test_roots(void)
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, NULL, NULL);
 	unload(&f);
+
+	/* A version-16 header (no structure size): the header is signed by nothing. */
+	load(&f, "conf-sha256");
+	fdt_set_version(f.b, 16);
+	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, NULL, NULL);
+	unload(&f);
 }
 
 /* 8.5: /images/kernel@evil before /images/kernel; also '@' elsewhere. */
@@ -733,6 +739,25 @@ static void test_tamper(void)
 	done(&f);
 	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
 			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_NO_IMAGES, NULL, NULL);
+	unload(&f);
+
+	/* A SHA-224 hash node, though its value is right: U-Boot has none (fit-format.md §2.3). */
+	load(&f, "conf-sha256");
+	{
+		const uint8_t *data = fdt_getprop(f.b, node(f.b, "/images/kernel"), "data", &len);
+		uint8_t d224[28];
+		unsigned int n = 0;
+
+		REQUIRE(data && EVP_Digest(data, (size_t)len, d224, &n, EVP_sha224(), NULL) &&
+			n == 28, "SHA-224");
+		edit(&f);
+		FDT(fdt_setprop_string(f.b, node(f.b, "/images/kernel/hash-1"), "algo", "sha224"));
+		FDT(fdt_setprop(f.b, node(f.b, "/images/kernel/hash-1"), "value", d224, 28));
+		done(&f);
+	}
+	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
+			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_UNSUPPORTED,
+	       "/images/kernel/hash-1", "algo");
 	unload(&f);
 
 	/* The value compared on all its bytes: each one changed in turn (no signature covers it). */
