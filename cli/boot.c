@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "vfit/boot_tpm.h"
 #include "vfit-host/sim.h"
 
 static const char *const default_counters[] = { "bootloader", "kernel", "recovery" };
@@ -37,6 +38,7 @@ static int usage(FILE *f, int status)
 		"       vfit boot --device DIR init --rom DTB [--recovery FIT] [--user-keys DTB]\n"
 		"                                   [--ram BASE:SIZE]... FIT...\n"
 		"       vfit boot --device DIR provision --tpm TCTI [COUNTER...]\n"
+		"       vfit boot --device DIR --trust SOCKDIR [boot|mark-good|update FIT...|status|provision]\n"
 		"exit status: 0 a verified kernel would start (or the command succeeded),\n"
 		"             1 halted, booted recovery only, or refused; 2 usage or I/O error\n");
 	return status;
@@ -251,11 +253,19 @@ static int run_status(struct vfit_boot_sim *s)
 	       (unsigned long long)s->layout.fit_addr, (unsigned long long)(s->layout.fit_size >> 20),
 	       (unsigned long long)s->layout.loader_addr,
 	       (unsigned long long)(s->layout.loader_size >> 20));
-	printf("counters: %s\n", vfit_ctr_describe(s->ctr));
+	if (s->trust)
+		printf("counters: tpm trust state, NV index 0x%08x\n", VFIT_TRUST_INDEX);
+	else
+		printf("counters: %s\n", vfit_ctr_describe(s->ctr));
 	for (i = 0; i < sizeof(default_counters) / sizeof(default_counters[0]); i++) {
 		struct vfit_err e = { 0 };
 
-		if (vfit_ctr_read(s->ctr, default_counters[i], &v, &e))
+		if (s->trust) {
+			if (s->ops.counter_read(s, default_counters[i], &v))
+				printf("  %s: unreadable\n", default_counters[i]);
+			else
+				printf("  %s: %llu\n", default_counters[i], (unsigned long long)v);
+		} else if (vfit_ctr_read(s->ctr, default_counters[i], &v, &e))
 			printf("  %s: %s\n", default_counters[i], e.msg);
 		else
 			printf("  %s: %llu\n", default_counters[i], (unsigned long long)v);
@@ -466,11 +476,12 @@ int cmd_boot(int argc, char **argv)
 		{ "timings", no_argument, NULL, 't' },
 		{ "dump", required_argument, NULL, 'D' },
 		{ "tpm", required_argument, NULL, 'T' },
+		{ "trust", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct vfit_boot_sim s;
-	const char *dir = NULL, *dump_dir = NULL, *tcti = NULL, *cmd = "boot";
+	const char *dir = NULL, *dump_dir = NULL, *tcti = NULL, *trust = NULL, *cmd = "boot";
 	struct vfit_err e = { 0 };
 	bool timings = false;
 	int c, rc;
@@ -482,6 +493,7 @@ int cmd_boot(int argc, char **argv)
 		case 't': timings = true; break;
 		case 'D': dump_dir = optarg; break;
 		case 'T': tcti = optarg; break;
+		case 'S': trust = optarg; break;
 		case 'h': return usage(stdout, 0);
 		default: return usage(stderr, 2);
 		}
@@ -496,19 +508,34 @@ int cmd_boot(int argc, char **argv)
 		return cmd_init(dir, argc, argv);
 	if (!strcmp(cmd, "dev-mode"))
 		return cmd_dev_mode(dir, argc, argv);
-	if (!strcmp(cmd, "provision"))
+	if (trust && tcti)
+		return usage(stderr, 2);
+	if (!strcmp(cmd, "provision") && !trust)
 		return cmd_provision(dir, tcti, argc, argv);
 	if (strcmp(cmd, "boot") && strcmp(cmd, "mark-good") && strcmp(cmd, "update") &&
-	    strcmp(cmd, "status"))
+	    strcmp(cmd, "status") && strcmp(cmd, "provision"))
 		return usage(stderr, 2);
 	if ((!strcmp(cmd, "boot") || !strcmp(cmd, "mark-good") || !strcmp(cmd, "status")) &&
 	    argc > 1)
 		return usage(stderr, 2);
 	/* --timings: measure the flow, not the simulator's page faults. */
-	if (vfit_boot_sim_open(&s, dir, tcti, timings, &e))
+	if (trust) {
+		if (vfit_boot_sim_trust(&s, dir, trust, !strcmp(cmd, "provision"), timings, &e)) {
+			vfit_boot_sim_close(&s);
+			return vfit_err_print(&e, "boot");
+		}
+	} else if (vfit_boot_sim_open(&s, dir, tcti, timings, &e)) {
 		return vfit_err_print(&e, "boot");
-	if (!strcmp(cmd, "boot")) {
+	}
+	if (!strcmp(cmd, "provision")) {
+		printf("provision: trust-state NV index 0x%08x defined (platform authorization)\n",
+		       VFIT_TRUST_INDEX);
+		rc = 0;
+	} else if (!strcmp(cmd, "boot")) {
 		rc = run_boot(&s, timings, dump_dir);
+		/* As the stage before it starts the OS. */
+		if (!rc && trust && vfit_boot_sim_trust_lock(&s, &e))
+			rc = vfit_err_print(&e, "boot");
 	} else if (!strcmp(cmd, "status")) {
 		rc = run_status(&s);
 	} else if (!strcmp(cmd, "update")) {

@@ -21,8 +21,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vfit/boot_tpm.h"
 #include "vfit/decomp.h"
 #include "vfit-host/sim.h"
+#include "vfit-host/tpm_sock.h"
 #include "../mkimage_int.h"
 
 
@@ -357,8 +359,17 @@ static int map_ram(struct vfit_boot_sim *s, bool prefault, struct vfit_err *e)
 	return 0;
 }
 
+static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
+		    bool prefault, struct vfit_err *e);
+
 int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
 		       bool prefault, struct vfit_err *e)
+{
+	return sim_open(s, dir, tcti, false, prefault, e);
+}
+
+static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
+		    bool prefault, struct vfit_err *e)
 {
 	struct vfit_boot_ops *o = &s->ops;
 	char path[PATH_MAX];
@@ -373,14 +384,16 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 	s->crash_after = crash ? atoi(crash) : 0;
 	if (read_ram(s, e) || map_ram(s, prefault, e))
 		return -1;
-	if (tcti) {
+	if (no_ctr) {
+		s->ctr = NULL;
+	} else if (tcti) {
 		snprintf(path, sizeof(path), "%s/tpm-auth", dir);
 		s->ctr = vfit_ctr_tpm_open(tcti, path, e);
 	} else {
 		snprintf(path, sizeof(path), "%s/counters", dir);
 		s->ctr = vfit_ctr_file_open(path, e);
 	}
-	if (!s->ctr) {
+	if (!s->ctr && !no_ctr) {
 		unmap_ram(s);
 		return -1;
 	}
@@ -398,8 +411,114 @@ int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tct
 	return 0;
 }
 
+/* ---- the TPM trust state (--trust) ---------------------------------------- */
+
+struct vfit_sim_trust {
+	struct vfit_tpm_sock sock;
+	struct vfit_tpm tpm;
+	struct vfit_trust t;
+	struct vfit_tpm_log log;
+	uint8_t log_mem[0x10000];
+};
+
+static enum vfit_io trust_state_read(void *plat, void *buf, size_t cap, size_t *len)
+{
+	return vfit_trust_state_read(&((struct vfit_boot_sim *)plat)->trust->t, buf, cap, len);
+}
+
+static enum vfit_io trust_state_write(void *plat, const void *buf, size_t len)
+{
+	step(plat);
+	return vfit_trust_state_write(&((struct vfit_boot_sim *)plat)->trust->t, buf, len);
+}
+
+static enum vfit_io trust_counter_read(void *plat, const char *name, uint64_t *value)
+{
+	return vfit_trust_counter_read(&((struct vfit_boot_sim *)plat)->trust->t, name, value);
+}
+
+static enum vfit_io trust_counter_advance(void *plat, const char *name, uint64_t value)
+{
+	step(plat);
+	return vfit_trust_counter_advance(&((struct vfit_boot_sim *)plat)->trust->t, name, value);
+}
+
+static enum vfit_io trust_measure(void *plat, unsigned int pcr, uint32_t type,
+				  const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
+				  size_t len)
+{
+	return vfit_trust_measure(&((struct vfit_boot_sim *)plat)->trust->t, pcr, type, digest,
+				  event, len);
+}
+
+static int trust_fail(const struct vfit_trust *t, enum vfit_boot_why w, struct vfit_err *e)
+{
+	return vfit_err_set(e, VFIT_EXIT_REJECT, "TPM: %s (%s%s%s%s%s)", vfit_boot_why_to_string(w),
+			    t->what ? t->what : "", t->tr ? ": " : "",
+			    t->tr ? vfit_tpm_result_to_string(t->tr) : "", t->rc ? " " : "",
+			    t->rc ? vfit_tpm_rc_to_string(t->rc) : "");
+}
+
+int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *sockdir,
+			bool define, bool prefault, struct vfit_err *e)
+{
+	struct vfit_boot_ops *o = &s->ops;
+	struct vfit_tpm_transport tr;
+	struct vfit_sim_trust *st;
+	char data[PATH_MAX], ctrl[PATH_MAX];
+	enum vfit_boot_why w;
+
+	if (sim_open(s, dir, NULL, true, prefault, e))
+		return -1;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
+	s->trust = st;
+	snprintf(data, sizeof(data), "%s/data", sockdir);
+	snprintf(ctrl, sizeof(ctrl), "%s/ctrl", sockdir);
+	if (vfit_tpm_sock_open(&st->sock, data, ctrl))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot connect to swtpm: %s", data,
+				    strerror(errno));
+	/* A power-on: the platform hierarchy is the firmware's again. */
+	if (vfit_tpm_sock_power_cycle(&st->sock))
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: swtpm power cycle failed", ctrl);
+	vfit_tpm_sock_transport(&st->sock, &tr);
+	vfit_tpm_init(&st->tpm, &tr);
+	if (define) {
+		enum vfit_tpm_result r = vfit_tpm_startup_clear(&st->tpm);
+
+		if (r && r != VFIT_TPM_ERR_INITIALIZED)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "TPM: Startup: %s",
+					    vfit_tpm_result_to_string(r));
+		w = vfit_trust_define(&st->t, &st->tpm);
+		return w ? trust_fail(&st->t, w, e) : 0;
+	}
+	w = vfit_trust_open(&st->t, &st->tpm, &st->log, st->log_mem, sizeof(st->log_mem));
+	if (w)
+		return trust_fail(&st->t, w, e);
+	o->state_read = trust_state_read;
+	o->state_write = trust_state_write;
+	o->counter_read = trust_counter_read;
+	o->counter_advance = trust_counter_advance;
+	o->measure = trust_measure;
+	return 0;
+}
+
+int vfit_boot_sim_trust_lock(struct vfit_boot_sim *s, struct vfit_err *e)
+{
+	enum vfit_boot_why w = vfit_trust_lock(&s->trust->t);
+
+	return w ? trust_fail(&s->trust->t, w, e) : 0;
+}
+
 void vfit_boot_sim_close(struct vfit_boot_sim *s)
 {
+	if (s->trust) {
+		vfit_tpm_sock_close(&s->trust->sock);
+		free(s->trust);
+		s->trust = NULL;
+	}
 	unmap_ram(s);
 	if (s->ctr)
 		vfit_ctr_close(s->ctr);

@@ -47,6 +47,8 @@ struct vfit_boot_sim {
 	int crash_after;               /* 0: never */
 	int steps;                     /* durable steps done */
 	int ctr_error;                 /* a counter op failed (message printed) */
+	/* --trust: state, counters and measurements in a TPM's NV trust state, as the stage has them. */
+	struct vfit_sim_trust *trust;
 };
 
 /*
@@ -60,6 +62,22 @@ struct vfit_boot_sim {
 int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
 		       bool prefault, struct vfit_err *e);
 void vfit_boot_sim_close(struct vfit_boot_sim *s);
+
+/*
+ * vfit_boot_sim_open() with the stage's TPM trust state
+ * (include/vfit/boot_tpm.h, docs/trust-state.md) instead of DIR/state and
+ * the counter store: swtpm's UNIX sockets
+ * sockdir/data and sockdir/ctrl (swtpm socket --server type=unixio,path=D/data
+ * --ctrl type=unixio,path=D/ctrl --flags not-need-init).  Each command is a
+ * power-on: the TPM is power-cycled, started and its NV index checked as
+ * the stage checks it; define: the factory step instead (the index is
+ * defined, nothing else).  0, or -1 with e set (status 1: the TPM cannot
+ * be trusted, named); vfit_boot_sim_close() in every case.
+ */
+int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *sockdir,
+			bool define, bool prefault, struct vfit_err *e);
+/* What the stage does last before the OS: platform authorization given up.  0 or -1. */
+int vfit_boot_sim_trust_lock(struct vfit_boot_sim *s, struct vfit_err *e);
 
 /*
  * Parses "BASE:SIZE" (C integer syntax, e.g. 0x40000000:0x40000000) into

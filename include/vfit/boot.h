@@ -42,8 +42,10 @@
 #define VFIT_BOOT_COUNTER_NAME 32
 /* Attempts a freshly updated slot gets before it is declared bad. */
 #define VFIT_BOOT_TRIES 3
-/* Size of the serialized state blob. */
-#define VFIT_BOOT_STATE_SIZE 64
+/* Size of the serialized state blob (version 2: with the chain digest). */
+#define VFIT_BOOT_STATE_SIZE 96
+/* SHA-256: the chain digest, the measurements. */
+#define VFIT_BOOT_DIGEST 32
 /* Largest ROM control DTB and user key store; largest key view or stage control DTB. */
 #define VFIT_BOOT_DTB_MAX 0x10000u
 #define VFIT_BOOT_VIEW_MAX 0x8000u
@@ -129,6 +131,16 @@ struct vfit_boot_ops {
 	 * during the call only.  NULL: events are only recorded.
 	 */
 	void (*event)(void *plat, const struct vfit_boot_event *ev);
+	/*
+	 * Measured boot: extends PCR pcr with the SHA-256 digest of what the
+	 * flow starts (computed by the verifier: the images' verified sha256
+	 * hash nodes) and logs event type `type` with event[0..len).  Called
+	 * only once a chain verified and loaded in full, before START; a
+	 * failure stops the boot (VFIT_WHY_MEASURE).  NULL: nothing measured.
+	 */
+	enum vfit_io (*measure)(void *plat, unsigned int pcr, uint32_t type,
+				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
+				size_t len);
 };
 
 /*
@@ -170,6 +182,13 @@ struct vfit_boot_state {
 	uint8_t booted;           /* slot of the last boot, VFIT_BOOT_NONE if none */
 	uint8_t status[VFIT_BOOT_SLOTS];
 	uint8_t tries[VFIT_BOOT_SLOTS];
+	/*
+	 * Digest of the chain of the last boot (stages, configurations,
+	 * images, keys, rollback indexes; zeros when none): mark-good
+	 * confirms only that chain, so a slot rewritten after it booted is
+	 * not confirmed in its place.
+	 */
+	uint8_t chain[VFIT_BOOT_DIGEST];
 };
 
 /* Why a state blob is not trusted. */
@@ -251,6 +270,19 @@ enum vfit_boot_why {
 	VFIT_WHY_STATE_WRITE,     /* the state blob could not be written */
 	VFIT_WHY_WRITE,           /* update: a stage could not be written */
 	VFIT_WHY_COUNTER_ADVANCE, /* a counter could not be advanced */
+	VFIT_WHY_CHAIN_CHANGED,   /* mark-good: the slot's chain is not the one that booted */
+	VFIT_WHY_MEASURE,         /* a measurement (PCR extend, event log) failed */
+	/* The TPM trust store (include/vfit/boot_tpm.h): */
+	VFIT_WHY_TPM_ABSENT,      /* the platform declares a TPM, none answers */
+	VFIT_WHY_TPM_TIMEOUT,     /* the TPM did not answer in time */
+	VFIT_WHY_TPM_GARBAGE,     /* the TPM's response is malformed */
+	VFIT_WHY_TPM_ERROR,       /* the TPM refused a command (response code) */
+	VFIT_WHY_TPM_BANKS,       /* PCR banks other than sha256 alone are active */
+	VFIT_WHY_NV_MISSING,      /* the trust-state NV index is not defined */
+	VFIT_WHY_NV_ATTRIBUTES,   /* it is defined with other attributes, size or nameAlg */
+	VFIT_WHY_NV_CONTENT,      /* it holds no valid trust state */
+	VFIT_WHY_NV_WRITE,        /* the trust state could not be written */
+	VFIT_WHY_TPM_LOCK,        /* the platform hierarchy could not be disabled */
 };
 
 /* Which chain an event is about. */
@@ -306,6 +338,7 @@ enum vfit_boot_event_kind {
 	VFIT_EV_POSITION,         /* update: value FITs replace stages from `stage` of chain */
 	VFIT_EV_WRITING,          /* update: chain being written */
 	VFIT_EV_OFFERED,          /* update: chain on trial, value attempts; limit: the fallback chain */
+	VFIT_EV_MEASURED,         /* stage: what/name measured into PCR value (other: "key" for a key) */
 };
 
 /* Event flags. */
@@ -422,6 +455,18 @@ struct vfit_boot_scratch {
 	uint64_t fit_next;
 	unsigned int nstages, ncounters;
 	bool tainted;             /* a stage of the last chain came through a user key */
+	/* What each stage of the last chain brought, measured once it verified in full. */
+	struct vfit_boot_measure {
+		unsigned int nimg;
+		struct {
+			char prop[VFIT_BOOT_NAME_LEN], name[VFIT_BOOT_NAME_LEN];
+			uint8_t sha256[VFIT_BOOT_DIGEST];
+		} img[VFIT_MAX_IMAGES];
+		char key[VFIT_BOOT_NAME_LEN];       /* the key that verified the configuration */
+		uint8_t key_sha256[VFIT_BOOT_DIGEST];
+		char conf[VFIT_BOOT_NAME_LEN];
+	} meas[VFIT_BOOT_MAX_STAGES];
+	uint8_t chain[VFIT_BOOT_DIGEST];   /* digest of the last chain walked in full */
 	struct vfit_boot_counter counter[VFIT_BOOT_MAX_STAGES];
 	/* Key DTBs, 8-byte aligned for libfdt. */
 	uint64_t rom[VFIT_BOOT_DTB_MAX / 8], user[VFIT_BOOT_DTB_MAX / 8];

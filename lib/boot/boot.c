@@ -209,10 +209,13 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 		no_handoff(r->rep);
 		return false;
 	}
-	if (st->status[s] == VFIT_SLOT_TRYING || st->booted != s) {
+	/* The boot record: which slot and which chain, written before anything runs. */
+	if (st->status[s] == VFIT_SLOT_TRYING || st->booted != s ||
+	    memcmp(st->chain, r->s->chain, sizeof(st->chain))) {
 		if (st->status[s] == VFIT_SLOT_TRYING)
 			st->tries[s]--;
 		st->booted = (uint8_t)s;
+		memcpy(st->chain, r->s->chain, sizeof(st->chain));
 		/* A trial that cannot be counted must not run: it could loop forever. */
 		if (state_save(r) && st->status[s] == VFIT_SLOT_TRYING) {
 			fail(r, VFIT_WHY_TRIAL_UNCOUNTED, c.id);
@@ -283,6 +286,10 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
 		s = (first + i) % VFIT_BOOT_SLOTS;
 		if (try_slot(&r, &f, s)) {
+			if (!vfit_boot_measure_chain(&r, (enum vfit_boot_chain)s)) {
+				no_handoff(report);
+				return halt(&r);
+			}
 			report->slot = s;
 			report->nstages = scratch->nstages;
 			start(&r, (enum vfit_boot_chain)s);
@@ -294,7 +301,12 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 	if (vfit_boot_recovery(&r, &f) == VFIT_WALK_OK) {
 		if (scratch->state.booted != VFIT_BOOT_NONE) {
 			scratch->state.booted = VFIT_BOOT_NONE;
+			memset(scratch->state.chain, 0, sizeof(scratch->state.chain));
 			state_save(&r);
+		}
+		if (!vfit_boot_measure_chain(&r, VFIT_CHAIN_RECOVERY)) {
+			no_handoff(report);
+			return halt(&r);
 		}
 		report->nstages = 1;
 		start(&r, VFIT_CHAIN_RECOVERY);
@@ -340,6 +352,11 @@ enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
 	vfit_boot_ranges_reset(&r);
 	if (vfit_boot_walk(&r, &f, &c, false, fit, len)) {
 		fail(&r, VFIT_WHY_NO_LONGER_VERIFIES, c.id);
+		return VFIT_BOOT_REFUSED;
+	}
+	/* Only the chain the device itself booted last (the boot record) is confirmed. */
+	if (memcmp(scratch->chain, st->chain, sizeof(st->chain))) {
+		fail(&r, VFIT_WHY_CHAIN_CHANGED, c.id);
 		return VFIT_BOOT_REFUSED;
 	}
 	if (st->status[s] == VFIT_SLOT_TRYING) {

@@ -461,6 +461,7 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 	r->s->ncounters = stage;
 	if (!authenticated(r, why))
 		return VFIT_WALK_REJECT;
+	vfit_boot_note_stage(r, at, *fit, *ctl, *ctl_len);
 	if (k) {
 		r->s->nstages = stage;
 		w = final_stage(r, k, load, addr, "kernel", why);
@@ -498,6 +499,8 @@ enum vfit_walk vfit_boot_walk(struct vfit_run *r, const struct vfit_flow *f,
 		r->s->tainted = tainted;
 		if (w)
 			vfit_ev_fail(r, &why, why.why);
+		if (!w && r->s->nstages)
+			vfit_boot_chain_digest(r);
 		if (w || r->s->nstages)
 			return w;
 	}
@@ -553,6 +556,8 @@ enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
 	if (!w && !authenticated(r, &why))
 		w = VFIT_WALK_REJECT;
 	if (!w)
+		vfit_boot_note_stage(r, 0, fit, f->recovery, f->recovery_len);
+	if (!w)
 		w = final_stage(r, k, true, addr, "recovery kernel", &why);
 	tick(r, ts, VFIT_BOOT_T_LOAD, &t0);
 	if (w) {
@@ -560,5 +565,6 @@ enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
 		return w;
 	}
 	r->s->nstages = 1;
+	vfit_boot_chain_digest(r);
 	return VFIT_WALK_OK;
 }

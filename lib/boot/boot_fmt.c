@@ -357,6 +357,10 @@ static void reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		vfit_line_str(l, "mark-good: refused, chain no longer verifies: ");
 		chain(l, ev->chain);
 		return;
+	case VFIT_WHY_CHAIN_CHANGED:
+		vfit_line_str(l, "mark-good: refused, not the chain that booted: ");
+		chain(l, ev->chain);
+		return;
 	case VFIT_WHY_UPDATE_COUNT:
 		vfit_line_str(l, "update: refused: give 1 to 4 FITs");
 		return;
@@ -571,6 +575,12 @@ static bool simple(struct out *o, const struct vfit_boot_event *ev)
 	case VFIT_EV_CONFIRMED:
 		vfit_line_str(&o->l, "mark-good: confirmed good: ");
 		chain(&o->l, ev->chain);
+		break;
+	case VFIT_EV_MEASURED:
+		quoted(&o->l, "   Measured", ev->name, " (");
+		vfit_line_str(&o->l, ev->what);
+		vfit_line_str(&o->l, ") into PCR ");
+		vfit_line_u32(&o->l, (uint32_t)ev->value);
 		break;
 	default:
 		return false;

@@ -155,4 +155,14 @@ enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
 /* Advances the counters of s->counter[] that are below their verified index. */
 enum vfit_io vfit_boot_advance(struct vfit_run *r);
 
+/* ---- what a chain brought (boot_measure.c) ---------------------------------- */
+
+/* Records stage at's configuration, image digests and key (s->res, verified with ctl). */
+void vfit_boot_note_stage(struct vfit_run *r, unsigned int at, const uint8_t *fit,
+			  const void *ctl, size_t ctl_len);
+/* s->chain: the digest of the s->nstages stages recorded. */
+void vfit_boot_chain_digest(struct vfit_run *r);
+/* Hands every recorded stage to the measure op; false (FAIL MEASURE) when one fails. */
+bool vfit_boot_measure_chain(struct vfit_run *r, enum vfit_boot_chain chain);
+
 #endif

@@ -82,6 +82,20 @@ static const char *why_text(enum vfit_boot_why w, bool sentence)
 	case VFIT_WHY_STATE_WRITE: return "state write failed";
 	case VFIT_WHY_WRITE: return "stage write failed";
 	case VFIT_WHY_COUNTER_ADVANCE: return "counter advance failed";
+	case VFIT_WHY_CHAIN_CHANGED: return "chain is not the one booted";
+	case VFIT_WHY_MEASURE:
+		return sentence ? "measurement failed (PCR extend or event log): not started" :
+				  "measurement failed";
+	case VFIT_WHY_TPM_ABSENT: return "TPM declared but absent";
+	case VFIT_WHY_TPM_TIMEOUT: return "TPM not answering";
+	case VFIT_WHY_TPM_GARBAGE: return "TPM answer malformed";
+	case VFIT_WHY_TPM_ERROR: return "TPM command refused";
+	case VFIT_WHY_TPM_BANKS: return "PCR banks other than sha256 alone";
+	case VFIT_WHY_NV_MISSING: return "trust-state NV index missing";
+	case VFIT_WHY_NV_ATTRIBUTES: return "trust-state NV index has wrong attributes";
+	case VFIT_WHY_NV_CONTENT: return "trust-state NV index content invalid";
+	case VFIT_WHY_NV_WRITE: return "trust-state NV write failed";
+	case VFIT_WHY_TPM_LOCK: return "platform hierarchy not disabled";
 	}
 	return "unknown reason";
 }
@@ -150,6 +164,7 @@ const char *vfit_boot_event_kind_to_string(enum vfit_boot_event_kind k)
 	case VFIT_EV_POSITION: return "position";
 	case VFIT_EV_WRITING: return "writing";
 	case VFIT_EV_OFFERED: return "offered";
+	case VFIT_EV_MEASURED: return "measured";
 	}
 	return "unknown event";
 }

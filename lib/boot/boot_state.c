@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The boot state blob, 64 bytes, big-endian like an FDT:
+ * The boot state blob, 96 bytes, big-endian like an FDT:
  *   0  "VFBS"        magic
- *   4  u32 version   1
+ *   4  u32 version   2 (1 had no chain digest; it is refused as VERSION)
  *   8  u32 seq       bumped on every write (shows which copy is newer)
  *  12  u8 active     slot tried first
  *  13  u8 booted     slot of the last boot, 0xff for none/recovery
  *  14  u8 status[2]  per slot: 1 good, 2 trying, 3 bad
  *  16  u8 tries[2]   boots left for a slot on trial
  *  18  zero to 32
- *  32  SHA-256 of bytes 0..31
+ *  32  digest of the chain booted last (zeros: none)
+ *  64  SHA-256 of bytes 0..63
  * A blob that fails any check is not trusted at all (the flow then starts
  * from the default state; slots are still verified on every boot, so the
  * state only steers the order, never what is trusted).
@@ -21,8 +22,9 @@
 #include "vfit/boot.h"
 
 #define STATE_MAGIC "VFBS"
-#define STATE_VERSION 1u
-#define STATE_BODY 32
+#define STATE_VERSION 2u
+#define STATE_BODY 64
+#define STATE_FLAGS_END 32
 
 void vfit_boot_state_default(struct vfit_boot_state *s)
 {
@@ -49,6 +51,7 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 		out[14 + i] = s->status[i];
 		out[16 + i] = s->tries[i];
 	}
+	memcpy(out + STATE_FLAGS_END, s->chain, VFIT_BOOT_DIGEST);
 	vfit_hash(VFIT_HASH_SHA256, out, STATE_BODY, out + STATE_BODY);
 }
 
@@ -67,7 +70,7 @@ enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 	if (vfit_hash(VFIT_HASH_SHA256, in, STATE_BODY, sum) ||
 	    memcmp(sum, in + STATE_BODY, sizeof(sum)))
 		return VFIT_STATE_CHECKSUM;
-	for (i = 18; i < STATE_BODY; i++)
+	for (i = 18; i < STATE_FLAGS_END; i++)
 		if (in[i])
 			return VFIT_STATE_FIELD;
 	if (in[12] >= VFIT_BOOT_SLOTS || (in[13] >= VFIT_BOOT_SLOTS && in[13] != VFIT_BOOT_NONE))
@@ -82,5 +85,6 @@ enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 		s->status[i] = in[14 + i];
 		s->tries[i] = in[16 + i];
 	}
+	memcpy(s->chain, in + STATE_FLAGS_END, VFIT_BOOT_DIGEST);
 	return VFIT_STATE_OK;
 }

@@ -18,6 +18,7 @@
 #include "ops.h"
 #include "plat.h"
 #include "port.h"
+#include "tpm.h"
 
 #define DTB_ROOM 0x40000u
 #define QEMU_DTB_MAX 0x200000u
@@ -33,6 +34,9 @@ static struct vfit_boot_report report;
 static struct vfit_boot_region region;
 static struct vfit_boot_layout layout;
 static struct plat_ram ram;
+/* The disk's stores (stage_ops), or the TPM's NV trust state with measured boot. */
+static const struct vfit_boot_ops *ops = &stage_ops;
+static bool have_tpm;
 /* The DTB Linux gets: QEMU's (or the FIT's), copied before anything is loaded over it. */
 static uint8_t dtb[DTB_ROOM] __attribute__((aligned(4096)));
 
@@ -115,6 +119,9 @@ static void check_stores(void)
 	uint64_t v;
 	size_t len;
 
+	/* With a TPM the disk holds only the OS's requests and a copy of the state. */
+	if (have_tpm)
+		return;
 	if (plat_state_read(state, sizeof(state), &len) == PLAT_IO_ERROR)
 		port_halt("vfit-state: no valid copy (corrupt or unreadable): failing closed");
 	if (plat_counter_read("kernel", &v) == PLAT_IO_ERROR)
@@ -123,10 +130,12 @@ static void check_stores(void)
 
 /*
  * The OS asked to confirm the slot it booted (vfit/disk.h).  Honoured only
- * while the state still says that slot booted last, at the same sequence
- * number: then vfit_boot_mark_good() verifies its chain again, ends its
- * trial and advances the rollback counters to the chain's indexes.  The
- * request is cleared unless the platform failed (the next boot retries).
+ * while the state -- with a TPM, the boot record only the firmware writes
+ * -- still says that slot booted last, at the same sequence number: then
+ * vfit_boot_mark_good() verifies its chain again, checks it is the chain
+ * that booted, ends its trial and advances the rollback counters to the
+ * chain's indexes.  The request is cleared unless the platform failed (the
+ * next boot retries).
  */
 static void confirm(void)
 {
@@ -139,7 +148,7 @@ static void confirm(void)
 	if (plat_confirm_read(&slot, &seq) != PLAT_IO_OK)
 		return;
 	vfit_boot_state_default(&st);
-	if (plat_state_read(buf, sizeof(buf), &len) == PLAT_IO_OK)
+	if (ops->state_read(ops->plat, buf, sizeof(buf), &len) == VFIT_IO_OK)
 		(void)vfit_boot_state_decode(buf, len, &st);
 	if (st.booted != slot || st.seq != seq) {
 		con_puts("vfit-stage: ignoring the OS's confirmation of slot ");
@@ -152,7 +161,7 @@ static void confirm(void)
 	} else {
 		say("the OS confirmed slot ", chain_name[slot]);
 		report.timings = NULL;
-		if (vfit_boot_mark_good(&stage_ops, &layout, &scratch, &report) == VFIT_BOOT_ERROR) {
+		if (vfit_boot_mark_good(ops, &layout, &scratch, &report) == VFIT_BOOT_ERROR) {
 			say("mark-good failed: ", vfit_boot_why_to_string(report.why));
 			return;
 		}
@@ -226,6 +235,11 @@ __attribute__((noreturn)) static void start_linux(void)
 			refuse("the FIT's DTB: ", why, NULL);
 	}
 	memcpy(args + strlen(args), who, strlen(who) + 1);
+	if (have_tpm) {
+		why = stage_tpm_handover(dtb, report.fdt.present, args);
+		if (why)
+			refuse(why, NULL);
+	}
 	why = linux_fdt_chosen(dtb, args, rd_addr, rd_size);
 	if (why)
 		refuse("DTB: ", why, NULL);
@@ -240,6 +254,8 @@ __attribute__((noreturn)) static void start_linux(void)
 	con_puts(" bytes");
 	con_nl();
 	linux_clean(k->addr, mem, (uintptr_t)dtb, fdt_totalsize(dtb), rd_addr, rd_size);
+	if (have_tpm)
+		stage_tpm_lock();
 	time_line("reset-to-kernel-entry", plat_now_ns());
 	port_enter_linux((uintptr_t)dtb, (uintptr_t)k->addr);
 }
@@ -257,17 +273,24 @@ void stage_main(void)
 	stack_paint();
 	say("vfit QEMU virt stage, " VFIT_STAGE_ARCH, NULL);
 	set_layout();
-	check_stores();
 	/* QEMU's DTB lies where a zImage goes: copied before the flow loads anything. */
 	why = linux_fdt_copy(dtb, sizeof(dtb), (void *)(uintptr_t)ram.dtb_addr, QEMU_DTB_MAX);
 	if (why)
 		port_halt(why);
+	have_tpm = stage_tpm_open(dtb);
+	if (have_tpm)
+		ops = &stage_tpm_ops;
+	check_stores();
 	vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
 	confirm();
+	if (have_tpm)
+		stage_tpm_offer();
 	report.timings = &times;
 	t0 = plat_now_ns();
-	o = vfit_boot(&stage_ops, &layout, &scratch, &report);
+	o = vfit_boot(ops, &layout, &scratch, &report);
 	print_times(plat_now_ns() - t0);
+	if (have_tpm)
+		stage_tpm_mirror();
 	if (o == VFIT_BOOT_KERNEL || o == VFIT_BOOT_RECOVERY)
 		start_linux();
 	if (o == VFIT_BOOT_HALT)

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "vfit/boot_tpm.h"
 #include "vfit/decomp.h"
 #include "ops.h"
 #include "plat.h"
@@ -103,6 +104,51 @@ static void op_event(void *plat, const struct vfit_boot_event *ev)
 {
 	vfit_boot_format_event(ev, line, plat);
 }
+
+/*
+ * With a TPM the state blob (the boot record) and the counters live in its
+ * NV index (include/vfit/boot_tpm.h), and what the flow starts is measured.
+ */
+struct vfit_trust stage_trust;
+
+static enum vfit_io tpm_state_read(void *plat, void *buf, size_t cap, size_t *len)
+{
+	return vfit_trust_state_read(plat, buf, cap, len);
+}
+
+static enum vfit_io tpm_state_write(void *plat, const void *buf, size_t len)
+{
+	return vfit_trust_state_write(plat, buf, len);
+}
+
+static enum vfit_io tpm_counter_read(void *plat, const char *name, uint64_t *value)
+{
+	return vfit_trust_counter_read(plat, name, value);
+}
+
+static enum vfit_io tpm_counter_advance(void *plat, const char *name, uint64_t value)
+{
+	return vfit_trust_counter_advance(plat, name, value);
+}
+
+static enum vfit_io tpm_measure(void *plat, unsigned int pcr, uint32_t type,
+				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event, size_t len)
+{
+	return vfit_trust_measure(plat, pcr, type, digest, event, len);
+}
+
+const struct vfit_boot_ops stage_tpm_ops = {
+	.plat = &stage_trust,
+	.read = op_read,
+	.state_read = tpm_state_read,
+	.state_write = tpm_state_write,
+	.counter_read = tpm_counter_read,
+	.counter_advance = tpm_counter_advance,
+	.decompress = op_decompress,
+	.now_ns = op_now,
+	.event = op_event,
+	.measure = tpm_measure,
+};
 
 const struct vfit_boot_ops stage_ops = {
 	.plat = NULL,

@@ -6,5 +6,8 @@
 #include "vfit/boot.h"
 
 extern const struct vfit_boot_ops stage_ops;
+/* With a TPM: state, counters and measurements through stage_trust (opened by main.c). */
+extern const struct vfit_boot_ops stage_tpm_ops;
+extern struct vfit_trust stage_trust;
 
 #endif

@@ -7,8 +7,8 @@
 #                 with the dev key, rollback-index 1
 #   recovery.fit  the same kernel + an initramfs tagged "recovery", signed
 #                 with key-recovery
-# `make qemu-boot ARCH=arm64|arm` builds both and boots them; exit 0 only
-# when the guest printed the marker.  Debian's kernel, busybox and libfdt
+# `make qemu-boot ARCH=arm64|arm` builds both and boots them with a TPM
+# (ports/qemu-virt/with-tpm: swtpm); exit 0 only when the guest printed the marker.  Debian's kernel, busybox and libfdt
 # for the target are fetched by `scripts/deps qemu` into $(BUILD)/qemu.
 
 ARCH     ?= arm64
@@ -47,9 +47,10 @@ $(QV_DEPS_OK): scripts/deps
 .PHONY: qemu-stage qemu-disk qemu-boot
 qemu-stage: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/stage-selftest.bin
 qemu-disk: $(QEMU_DIR)/$(ARCH)/disk.img
+# With a TPM (swtpm, state in $(QEMU_DIR)/ARCH/tpm, provisioned on first use).
 qemu-boot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
-	$(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img \
-		"$(QV_MARKER)"
+	$(QV)/with-tpm $(QEMU_DIR)/$(ARCH)/tpm $(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin \
+		$(QEMU_DIR)/$(ARCH)/disk.img "$(QV_MARKER)"
 
 $(QEMU_DIR)/keys/%.key: | $(BUILD)/vfit
 	@mkdir -p $(@D)

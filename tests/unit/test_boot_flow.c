@@ -341,6 +341,93 @@ static void test_flow(uint8_t *ram)
  * starts with exactly the signed payload in RAM, and nothing crashes
  * (this program also runs under ASan and UBSan).
  */
+/* ---- measured boot ------------------------------------------------------------ */
+
+/* What the measure op was handed, in order; fail_at > 0: that call fails. */
+static struct {
+	unsigned int n, fail_at;
+	unsigned int pcr[32];
+	uint8_t digest[32][VFIT_BOOT_DIGEST];
+} meas;
+
+static enum vfit_io record_measure(void *plat, unsigned int pcr, uint32_t type,
+				   const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
+				   size_t len)
+{
+	(void)plat;
+	(void)type;
+	(void)event;
+	(void)len;
+	if (meas.n >= 32 || meas.n + 1 == meas.fail_at)
+		return VFIT_IO_ERROR;
+	meas.pcr[meas.n] = pcr;
+	memcpy(meas.digest[meas.n++], digest, VFIT_BOOT_DIGEST);
+	return VFIT_IO_OK;
+}
+
+static enum vfit_boot_outcome measured_power_on(struct dev *d, uint8_t *ram,
+						struct vfit_boot_report *b)
+{
+	struct vfit_boot_ops o = dev_ops(d, true);
+
+	o.measure = record_measure;
+	meas.n = 0;
+	d->loglen = 0;
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(b, events, sizeof(events) / sizeof(events[0]));
+	return vfit_boot(&o, &layout, &scratch, b);
+}
+
+/* Index of the measurement into pcr (the first), or -1. */
+static int measured(unsigned int pcr)
+{
+	unsigned int i;
+
+	for (i = 0; i < meas.n; i++)
+		if (meas.pcr[i] == pcr)
+			return (int)i;
+	return -1;
+}
+
+static void test_measure(uint8_t *ram)
+{
+	static struct vfit_boot_report b;
+	struct dev *d = malloc(sizeof(*d));
+	uint8_t k[VFIT_BOOT_DIGEST];
+	unsigned int i, one_chain;
+	int at;
+
+	vfit_hash(VFIT_HASH_SHA256, kernel_payload, KSIZE, k);
+	dev_factory(d);
+	CHECK(measured_power_on(d, ram, &b) == VFIT_BOOT_KERNEL, "measured boot:\n%s", d->log);
+	/* Two stages: key, firmware and fdt of the bootloader; key, kernel (and more) of the last. */
+	CHECK(meas.n >= 5 && meas.pcr[0] == 7 && meas.pcr[1] == 4 && meas.pcr[2] == 4,
+	      "stage 1: its key into PCR 7, its images into PCR 4");
+	at = measured(8);
+	CHECK(at > 0 && !memcmp(meas.digest[at], k, sizeof(k)),
+	      "PCR 8: the kernel's SHA-256 (the verified hash node's value)");
+	for (i = 0; i < meas.n; i++)
+		CHECK(meas.pcr[i] == 1 || meas.pcr[i] == 4 || meas.pcr[i] == 7 || meas.pcr[i] == 8 ||
+		      meas.pcr[i] == 9, "PCR %u is one of the documented ones", meas.pcr[i]);
+	CHECK(strstr(d->log, "   Measured 'kernel' (kernel) into PCR 8") != NULL, "console line");
+	one_chain = meas.n;
+
+	/* Slot A's kernel tampered: slot B boots; nothing of slot A was measured. */
+	d->stage[0][1].p[d->stage[0][1].n / 2] ^= 1;
+	CHECK(measured_power_on(d, ram, &b) == VFIT_BOOT_KERNEL && b.slot == 1, "slot B");
+	CHECK(meas.n == one_chain, "one chain measured (%u), not the refused one", meas.n);
+
+	/* A measurement that fails stops the boot: nothing starts unmeasured. */
+	meas.fail_at = 4;
+	CHECK(measured_power_on(d, ram, &b) == VFIT_BOOT_HALT && b.why == VFIT_WHY_MEASURE,
+	      "failed extend: halt (%s)", vfit_boot_why_to_string(b.why));
+	CHECK(!b.kernel.present && !b.entry, "nothing to start");
+	CHECK(strstr(d->log, "measurement failed") != NULL, "reason on the console:\n%s", d->log);
+	meas.fail_at = 0;
+	dev_free(d);
+	free(d);
+}
+
 static void test_mutations(uint8_t *ram)
 {
 	static struct vfit_boot_report b;
@@ -446,6 +533,7 @@ int main(void)
 	test_keyviews();
 	if (CHECK(!dev_tempdir(), "temp dir") && CHECK(!dev_build_fits(), "signed FITs")) {
 		test_flow(ram);
+		test_measure(ram);
 		test_mutations(ram);
 		test_sim_snapshot();
 	}

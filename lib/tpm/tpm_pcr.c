@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* PCR_Extend and PCR_Read (TPM 2.0 Part 3, "Integrity Collection"), and the banks' digest sizes. */
+#include "tpm_int.h"
+
+size_t vfit_tpm_alg_digest_size(uint16_t alg)
+{
+	switch (alg) {
+	case VFIT_TPM_ALG_SHA1: return 20;
+	case VFIT_TPM_ALG_SHA256: return 32;
+	case VFIT_TPM_ALG_SHA384: return 48;
+	case VFIT_TPM_ALG_SHA512: return 64;
+	case VFIT_TPM_ALG_SM3_256: return 32;
+	}
+	return 0;
+}
+
+int tpm_digests_ok(const struct vfit_tpm_digests *d)
+{
+	uint32_t i, j;
+
+	if (!d || !d->count || d->count > VFIT_TPM_MAX_BANKS)
+		return 0;
+	for (i = 0; i < d->count; i++) {
+		if (!vfit_tpm_alg_digest_size(d->d[i].alg))
+			return 0;
+		for (j = 0; j < i; j++)
+			if (d->d[j].alg == d->d[i].alg)
+				return 0;
+	}
+	return 1;
+}
+
+enum vfit_tpm_result vfit_tpm_pcr_extend(struct vfit_tpm *tpm, uint32_t pcr, const struct vfit_tpm_digests *d)
+{
+	static const struct vfit_tpm_auth empty = { 0, NULL, 0 };
+	struct tpm_wr w;
+	struct tpm_rd p;
+	enum vfit_tpm_result r;
+	uint32_t i;
+
+	if (!tpm || pcr >= VFIT_TPM_PCR_COUNT || !tpm_digests_ok(d))
+		return VFIT_TPM_ERR_PARAM;
+	tpm_cmd_begin(tpm, &w, 1, TPM_CC_PCR_Extend);
+	wr_u32(&w, pcr);                        /* the PCR handle is its number */
+	tpm_cmd_auth(&w, &empty);
+	wr_u32(&w, d->count);                   /* TPML_DIGEST_VALUES */
+	for (i = 0; i < d->count; i++) {
+		wr_u16(&w, d->d[i].alg);
+		wr_bytes(&w, d->d[i].digest, vfit_tpm_alg_digest_size(d->d[i].alg));
+	}
+	r = tpm_exchange(tpm, &w, 1, &p);
+	return r == VFIT_TPM_OK ? rd_end(&p) : r;
+}
+
+enum vfit_tpm_result vfit_tpm_pcr_read(struct vfit_tpm *tpm, uint32_t pcr, uint16_t alg,
+				       uint8_t out[VFIT_TPM_MAX_DIGEST], uint32_t *update_counter)
+{
+	struct tpm_wr w;
+	struct tpm_rd p;
+	enum vfit_tpm_result r;
+	size_t dsize = vfit_tpm_alg_digest_size(alg);
+	uint32_t counter, n, i, k, selected = 0, digests;
+	const uint8_t *digest = NULL;
+
+	if (!tpm || !out || pcr >= VFIT_TPM_PCR_COUNT || !dsize)
+		return VFIT_TPM_ERR_PARAM;
+	tpm_cmd_begin(tpm, &w, 0, TPM_CC_PCR_Read);
+	wr_u32(&w, 1);                          /* TPML_PCR_SELECTION of one bank, one PCR */
+	wr_u16(&w, alg);
+	wr_u8(&w, 3);
+	for (k = 0; k < 3; k++)
+		wr_u8(&w, (uint8_t)(k == pcr / 8 ? 1u << (pcr % 8) : 0));
+	r = tpm_exchange(tpm, &w, 0, &p);
+	if (r != VFIT_TPM_OK)
+		return r;
+	counter = rd_u32(&p);
+	/*
+	 * pcrSelectionOut: what the digests below are of.  Only the PCR asked
+	 * may be in it; empty when the bank does not hold it.
+	 */
+	n = rd_u32(&p);
+	if (n > TPM_MAX_LIST)
+		return VFIT_TPM_ERR_MALFORMED;
+	for (i = 0; i < n; i++) {
+		uint16_t a = rd_u16(&p);
+		uint8_t sel = rd_u8(&p);
+		const uint8_t *bits;
+
+		if (sel > TPM_MAX_SELECT)
+			return VFIT_TPM_ERR_MALFORMED;
+		bits = rd_bytes(&p, sel);
+		if (!bits)
+			return VFIT_TPM_ERR_MALFORMED;
+		for (k = 0; k < sel * 8u; k++) {
+			if (!(bits[k / 8] >> (k % 8) & 1))
+				continue;
+			if (a != alg || k != pcr || selected)
+				return VFIT_TPM_ERR_MALFORMED;
+			selected = 1;
+		}
+	}
+	digests = rd_u32(&p);                   /* TPML_DIGEST: one per selected PCR */
+	if (digests != selected)
+		return VFIT_TPM_ERR_MALFORMED;
+	if (digests) {
+		uint16_t size;
+
+		digest = rd_tpm2b(&p, VFIT_TPM_MAX_DIGEST, &size);
+		if (size != dsize)
+			return VFIT_TPM_ERR_MALFORMED;
+	}
+	r = rd_end(&p);
+	if (r != VFIT_TPM_OK)
+		return r;
+	if (!selected)
+		return VFIT_TPM_ERR_UNSUPPORTED;
+	memcpy(out, digest, dsize);
+	if (update_counter)
+		*update_counter = counter;
+	return VFIT_TPM_OK;
+}

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The boot flow's trust state in a TPM (lib/boot/boot_tpm.c) against a
+ * real swtpm started here (sha256 bank alone, as swtpm_setup provisions
+ * it; a second one left at swtpm's four default banks): each reason the
+ * stage halts for, from the TPM itself where it can produce it (index
+ * missing, wrong attributes, wrong size, bad contents, hierarchy already
+ * disabled, banks) and through a relay that breaks the real transport for
+ * the rest (no TPM, timeout, a malformed answer, an extend or a hierarchy
+ * control that fails); the trust state's life (fresh, written, kept over a
+ * power cycle, counters only upwards); and what the OS can do after
+ * vfit_trust_lock(): nothing to the index.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "vfit/boot_tpm.h"
+#include "vfit-host/tpm_sock.h"
+#include "check.h"
+#include "swtpm.h"
+
+static char dir[64];
+static struct swtpm sw = { -1 };
+
+static const struct vfit_tpm_auth platform = { VFIT_TPM_RH_PLATFORM, NULL, 0 };
+static const struct vfit_tpm_auth owner = { VFIT_TPM_RH_OWNER, NULL, 0 };
+
+static void cleanup_at_exit(void)
+{
+	char cmd[128];
+
+	swtpm_end(&sw);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		printf("cannot remove %s\n", dir);
+}
+
+/*
+ * A relay in front of the real transport that breaks it on purpose: from
+ * command number `at` on (counted by the relay), or only for command code
+ * `cc`, it answers `fail` instead, or (fail == VFIT_TPM_OK) hands back the
+ * TPM's real answer with its tag damaged.
+ */
+struct relay {
+	struct vfit_tpm_transport real;
+	unsigned int n, at;
+	uint32_t cc;
+	enum vfit_tpm_result fail;
+};
+
+static enum vfit_tpm_result relay_xfer(void *ctx, const uint8_t *cmd, size_t cmd_len,
+				       uint8_t *rsp, size_t rsp_cap, size_t *rsp_len)
+{
+	struct relay *r = ctx;
+	uint32_t cc = cmd_len >= 10 ? (uint32_t)cmd[6] << 24 | (uint32_t)cmd[7] << 16 |
+					      (uint32_t)cmd[8] << 8 | cmd[9] : 0;
+	enum vfit_tpm_result res;
+	bool hit = r->cc ? cc == r->cc : ++r->n >= r->at;
+
+	if (hit && r->fail != VFIT_TPM_OK)
+		return r->fail;
+	res = r->real.xfer(r->real.ctx, cmd, cmd_len, rsp, rsp_cap, rsp_len);
+	if (hit && !res && *rsp_len >= 2)
+		rsp[1] ^= 0x55;
+	return res;
+}
+
+static void relay_on(struct relay *r, struct vfit_tpm *tpm, unsigned int at, uint32_t cc,
+		     enum vfit_tpm_result fail)
+{
+	struct vfit_tpm_transport tr = { relay_xfer, r };
+
+	r->real = tpm->tr;
+	r->n = 0;
+	r->at = at;
+	r->cc = cc;
+	r->fail = fail;
+	vfit_tpm_init(tpm, &tr);
+}
+
+static void relay_off(struct relay *r, struct vfit_tpm *tpm)
+{
+	vfit_tpm_init(tpm, &r->real);
+}
+
+static struct vfit_trust trust;
+static struct vfit_tpm_log tlog;
+static uint8_t log_mem[4096];
+
+static void why_is(enum vfit_boot_why got, enum vfit_boot_why want, const char *what,
+		   const char *text)
+{
+	CHECK(got == want, "%s: %s (want %s)", what, vfit_boot_why_to_string(got),
+	      vfit_boot_why_to_string(want));
+	if (want != VFIT_WHY_NONE)
+		CHECK(!strcmp(vfit_boot_why_to_string(want), text), "%s: reason text \"%s\"", what,
+		      vfit_boot_why_to_string(want));
+}
+
+static enum vfit_boot_why open_(struct vfit_tpm *tpm)
+{
+	return vfit_trust_open(&trust, tpm, &tlog, log_mem, sizeof(log_mem));
+}
+
+static void define(struct vfit_tpm *tpm, uint32_t attrs, uint16_t size)
+{
+	struct vfit_tpm_nv_public p = { .index = VFIT_TRUST_INDEX, .name_alg = VFIT_TPM_ALG_SHA256,
+					.attributes = attrs, .data_size = size };
+
+	REQUIRE(!vfit_tpm_nv_define_space(tpm, &platform, NULL, 0, &p), "define: %s",
+		vfit_tpm_rc_to_string(tpm->rc));
+}
+
+static void undefine(struct vfit_tpm *tpm)
+{
+	REQUIRE(!vfit_tpm_nv_undefine_space(tpm, &platform, VFIT_TRUST_INDEX), "undefine");
+}
+
+/* A power cycle through swtpm's control channel (what a reset does). */
+static void reset(struct vfit_tpm_sock *s)
+{
+	REQUIRE(!vfit_tpm_sock_power_cycle(s), "power cycle");
+}
+
+static void test_index(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
+{
+	uint8_t junk[VFIT_TRUST_SIZE];
+
+	why_is(open_(tpm), VFIT_WHY_NV_MISSING, "unprovisioned", "trust-state NV index missing");
+	CHECK(trust.what && !strcmp(trust.what, "NV_ReadPublic"), "the failing step is named");
+	/* Look-alikes: an extra attribute (OWNERWRITE), a missing one, another size. */
+	define(tpm, VFIT_TRUST_ATTRS | VFIT_TPMA_NV_OWNERWRITE, VFIT_TRUST_SIZE);
+	why_is(open_(tpm), VFIT_WHY_NV_ATTRIBUTES, "OWNERWRITE too",
+	       "trust-state NV index has wrong attributes");
+	undefine(tpm);
+	define(tpm, VFIT_TRUST_ATTRS & ~VFIT_TPMA_NV_WRITEALL, VFIT_TRUST_SIZE);
+	why_is(open_(tpm), VFIT_WHY_NV_ATTRIBUTES, "WRITEALL missing",
+	       "trust-state NV index has wrong attributes");
+	undefine(tpm);
+	define(tpm, VFIT_TRUST_ATTRS, VFIT_TRUST_SIZE - 8);
+	why_is(open_(tpm), VFIT_WHY_NV_ATTRIBUTES, "wrong size",
+	       "trust-state NV index has wrong attributes");
+	undefine(tpm);
+	/* Right index, contents no stage wrote. */
+	define(tpm, VFIT_TRUST_ATTRS, VFIT_TRUST_SIZE);
+	memset(junk, 0x5a, sizeof(junk));
+	REQUIRE(!vfit_tpm_nv_write(tpm, &platform, VFIT_TRUST_INDEX, 0, junk, sizeof(junk)), "write");
+	why_is(open_(tpm), VFIT_WHY_NV_CONTENT, "garbage contents",
+	       "trust-state NV index content invalid");
+	undefine(tpm);
+	/* The factory's step, then a fresh index. */
+	why_is(vfit_trust_define(&trust, tpm), VFIT_WHY_NONE, "vfit_trust_define", "");
+	reset(s);
+}
+
+static void test_life(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
+{
+	uint8_t st[VFIT_BOOT_STATE_SIZE], back[VFIT_BOOT_STATE_SIZE];
+	char name[8];
+	uint64_t v = 99;
+	size_t len;
+	unsigned int i;
+
+	why_is(open_(tpm), VFIT_WHY_NONE, "fresh index opens", "");
+	CHECK(!trust.written, "fresh: not written yet");
+	CHECK(vfit_trust_state_read(&trust, st, sizeof(st), &len) == VFIT_IO_ABSENT,
+	      "fresh: no state");
+	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 0, "fresh: counters 0");
+	memset(st, 0xa7, sizeof(st));
+	CHECK(!vfit_trust_state_write(&trust, st, sizeof(st)), "state written");
+	CHECK(!vfit_trust_counter_advance(&trust, "kernel", 5), "counter to 5");
+	CHECK(vfit_trust_counter_advance(&trust, "kernel", 4) == VFIT_IO_ERROR,
+	      "never downwards (firmware-enforced)");
+	for (i = 1; i < VFIT_TRUST_COUNTERS; i++) {
+		snprintf(name, sizeof(name), "c%u", i);
+		CHECK(!vfit_trust_counter_advance(&trust, name, i), "counter %s", name);
+	}
+	CHECK(vfit_trust_counter_advance(&trust, "one-too-many", 1) == VFIT_IO_ERROR,
+	      "%u counters at most", VFIT_TRUST_COUNTERS);
+	reset(s);
+	why_is(open_(tpm), VFIT_WHY_NONE, "written index opens after a reset", "");
+	CHECK(trust.written, "written");
+	CHECK(!vfit_trust_state_read(&trust, back, sizeof(back), &len) && len == sizeof(back) &&
+	      !memcmp(back, st, sizeof(st)), "state kept");
+	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 5, "counter kept: %llu",
+	      (unsigned long long)v);
+	CHECK(!vfit_trust_counter_read(&trust, "c7", &v) && v == 7, "last counter kept");
+}
+
+/* After the stage's last step: the OS holds the TPM. */
+static void test_lock(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
+{
+	uint8_t zero[VFIT_TRUST_SIZE] = { 0 }, st[VFIT_BOOT_STATE_SIZE] = { 1 };
+	uint64_t v;
+
+	why_is(vfit_trust_lock(&trust), VFIT_WHY_NONE, "hierarchy control", "");
+	CHECK(vfit_tpm_nv_write(tpm, &platform, VFIT_TRUST_INDEX, 0, zero, sizeof(zero)) ==
+	      VFIT_TPM_ERR_RC && vfit_tpm_rc_base(tpm->rc) == VFIT_TPM_RC_HIERARCHY,
+	      "OS: platform write refused (%s)", vfit_tpm_rc_to_string(tpm->rc));
+	CHECK(vfit_tpm_nv_write(tpm, &owner, VFIT_TRUST_INDEX, 0, zero, sizeof(zero)) ==
+	      VFIT_TPM_ERR_RC, "OS: owner write refused (%s)", vfit_tpm_rc_to_string(tpm->rc));
+	CHECK(vfit_tpm_nv_undefine_space(tpm, &owner, VFIT_TRUST_INDEX) == VFIT_TPM_ERR_RC,
+	      "OS: owner cannot undefine it (%s)", vfit_tpm_rc_to_string(tpm->rc));
+	CHECK(vfit_tpm_nv_undefine_space(tpm, &platform, VFIT_TRUST_INDEX) == VFIT_TPM_ERR_RC,
+	      "OS: nor with platform authorization (%s)", vfit_tpm_rc_to_string(tpm->rc));
+	CHECK(vfit_trust_state_write(&trust, st, sizeof(st)) == VFIT_IO_ERROR &&
+	      !strcmp(trust.what, "NV_Write"), "the stage's own write after the lock fails");
+	/* A stage that finds the hierarchy already disabled (no reset since) stops. */
+	why_is(open_(tpm), VFIT_WHY_TPM_LOCK, "already disabled", "platform hierarchy not disabled");
+	reset(s);
+	why_is(open_(tpm), VFIT_WHY_NONE, "reset: the firmware holds it again", "");
+	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 5, "untouched: counter 5");
+}
+
+static void test_faults(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
+{
+	static const uint8_t d[VFIT_BOOT_DIGEST] = { 1 };
+	struct relay r;
+	size_t before;
+
+	relay_on(&r, tpm, 1, 0, VFIT_TPM_ERR_NO_TPM);
+	why_is(open_(tpm), VFIT_WHY_TPM_ABSENT, "no TPM", "TPM declared but absent");
+	relay_off(&r, tpm);
+	relay_on(&r, tpm, 1, 0, VFIT_TPM_ERR_TIMEOUT);
+	why_is(open_(tpm), VFIT_WHY_TPM_TIMEOUT, "timeout", "TPM not answering");
+	relay_off(&r, tpm);
+	relay_on(&r, tpm, 3, 0, VFIT_TPM_ERR_TIMEOUT);
+	why_is(open_(tpm), VFIT_WHY_TPM_TIMEOUT, "timeout later", "TPM not answering");
+	relay_off(&r, tpm);
+	relay_on(&r, tpm, 2, 0, VFIT_TPM_OK);
+	why_is(open_(tpm), VFIT_WHY_TPM_GARBAGE, "garbage", "TPM answer malformed");
+	relay_off(&r, tpm);
+	reset(s);
+	why_is(open_(tpm), VFIT_WHY_NONE, "open", "");
+	CHECK(!vfit_trust_measure(&trust, 8, 0xd, d, "x", 1), "a measurement");
+	before = tlog.len;
+	relay_on(&r, tpm, 0, 0x00000182u /* PCR_Extend */, VFIT_TPM_ERR_TRANSPORT);
+	CHECK(vfit_trust_measure(&trust, 8, 0xd, d, "x", 1) == VFIT_IO_ERROR &&
+	      !strcmp(trust.what, "PCR_Extend"), "a failed extend fails the measurement");
+	CHECK(tlog.len == before, "and it is not in the log");
+	relay_off(&r, tpm);
+	relay_on(&r, tpm, 0, 0x00000121u /* HierarchyControl */, VFIT_TPM_OK);
+	why_is(vfit_trust_lock(&trust), VFIT_WHY_TPM_LOCK, "hierarchy control garbled",
+	       "platform hierarchy not disabled");
+	relay_off(&r, tpm);
+	reset(s);
+}
+
+int main(void)
+{
+	static struct vfit_tpm t;
+	struct vfit_tpm_sock s, s4;
+	struct vfit_tpm_transport tr;
+
+	alarm(120);     /* watchdog: swtpm dies with us through PDEATHSIG */
+	snprintf(dir, sizeof(dir), "/tmp/vfit-trust-XXXXXX");
+	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	atexit(cleanup_at_exit);
+	switch (swtpm_spawn(&sw, dir, "four-banks", NULL, &s4)) {
+	case 0:
+		break;
+	case 127:
+		SKIP("tool", "swtpm is not installed (scripts/deps installs it)");
+		return check_done();
+	default:
+		CHECK(0, "cannot start swtpm");
+		return check_done();
+	}
+	vfit_tpm_sock_transport(&s4, &tr);
+	vfit_tpm_init(&t, &tr);
+	why_is(open_(&t), VFIT_WHY_TPM_BANKS, "swtpm's default banks",
+	       "PCR banks other than sha256 alone");
+	vfit_tpm_sock_close(&s4);
+	swtpm_end(&sw);
+
+	REQUIRE(!swtpm_spawn(&sw, dir, "sha256", "sha256", &s), "swtpm_setup --pcr-banks sha256 and swtpm");
+	vfit_tpm_sock_transport(&s, &tr);
+	vfit_tpm_init(&t, &tr);
+	test_index(&t, &s);
+	test_life(&t, &s);
+	test_lock(&t, &s);
+	test_faults(&t, &s);
+	vfit_tpm_sock_close(&s);
+	return check_done();
+}
