@@ -1,22 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
-# vfit mkimage against Debian's mkimage on the same job: create and sign a
-# FIT with a 64 MiB kernel and a small DTB (sha256 hashes, sha256,rsa2048
-# configuration signature, key written to a control DTB with -K -r), same
-# .its, key and SOURCE_DATE_EPOCH.  Best of 3 wall-clock times, CPU time
-# (user+sys, dtc included) and peak RSS (largest process of each run, dtc
-# included) from /usr/bin/time.  Files live on tmpfs (/dev/shm) when
-# available so the figures measure the tools, not the disk; vfit fsyncs,
-# mkimage does not.
+# vfit mkimage against Debian's mkimage and against the floor on the same
+# jobs: a FIT with a 64 MiB kernel and a small DTB (sha256 hashes,
+# sha256,rsa2048 configuration signature, key written to a control DTB
+# with -K -r), same .its, key and SOURCE_DATE_EPOCH:
+#   create + sign (-f), re-sign in place (-F), create with external data (-E);
+#   the floor: `openssl dgst -sha256 -sign` of the kernel (one read, one
+#   hash, one RSA signature) then `cp` of it (one write).
+# Median wall time of alternated runs; peak RSS (largest process, dtc
+# included) and page faults of one more run.  Files live on tmpfs
+# (/dev/shm) when available so the figures measure the tools, not the
+# disk; vfit fsyncs, mkimage does not.
 set -u
 cd "$(dirname "$0")/.."
-ROOT=$PWD
 BUILD=${BUILD:-build}
 VFIT=$PWD/$BUILD/vfit
 . tests/fixtures.sh
+. bench/alternate.inc
 MKIMAGE=${MKIMAGE:-/usr/bin/mkimage}
 SIZE_MB=${BENCH_MKIMAGE_MB:-64}
-RUNS=3
+RUNS=${BENCH_RUNS:-5}
 if [ ! -x /usr/bin/time ] || [ ! -x "$MKIMAGE" ]; then
 	echo "SKIP: needs /usr/bin/time (package time) and $MKIMAGE"
 	exit 0
@@ -27,41 +30,53 @@ export SOURCE_DATE_EPOCH=1700000000
 fit_inputs $((SIZE_MB * 1024 * 1024))
 fit_keys rsa2048:dev
 fit_its -d bench -c sha256,rsa2048:dev > fit.its
+cp nosig.dtb v.dtb
+cp nosig.dtb m.dtb
+"$VFIT" mkimage -q -f fit.its -k keys -E vext.fit > /dev/null
+"$MKIMAGE" -f fit.its -k keys -E mext.fit > /dev/null
 
-# run TOOL... : best wall time, its CPU time, largest peak RSS over RUNS runs
-run() {
-	best= cpu= rss=0
-	i=0
-	while [ $i -lt $RUNS ]; do
-		cp nosig.dtb k.dtb
-		/usr/bin/time -f '%e %U %S %M' -o t.txt "$@" -f fit.its -k keys -K k.dtb -r out.fit \
-			> /dev/null 2> err.txt || { cat err.txt; exit 1; }
-		read -r e u s m < t.txt
-		if [ -z "$best" ] || awk "BEGIN { exit !($e < $best) }"; then
-			best=$e
-			cpu=$(awk "BEGIN { printf \"%.2f\", $u + $s }")
-		fi
-		[ "$m" -gt "$rss" ] && rss=$m
-		i=$((i + 1))
-	done
-	echo "$best $cpu $rss"
+# shellcheck disable=SC2034  # read by alternate() and peak()
+{
+cmd_vc="$VFIT mkimage -q -f fit.its -k keys -K v.dtb -r v.fit"
+cmd_mc="$MKIMAGE -f fit.its -k keys -K m.dtb -r m.fit"
+cmd_floor="openssl dgst -sha256 -sign keys/dev.key -out sig.bin kernel.bin && cp kernel.bin floor.bin"
+cmd_vf="$VFIT mkimage -q -F -k keys -K v.dtb -r v.fit"
+cmd_mf="$MKIMAGE -F -k keys -K m.dtb -r m.fit"
+cmd_ve="$VFIT mkimage -q -F -k keys -E vext.fit"
+cmd_me="$MKIMAGE -F -k keys -E mext.fit"
 }
-
-set -- $(run "$MKIMAGE")
-m_t=$1 m_cpu=$2 m_rss=$3
-cp out.fit mkimage.fit
-set -- $(run "$VFIT" mkimage -q)
-v_t=$1 v_cpu=$2 v_rss=$3
+cat kernel.bin > /dev/null
+alternate "$RUNS" vc mc floor
+alternate "$RUNS" vf mf ve me
 # Same job: the trees may differ only in signer-name/signer-version.
-dtc -I dtb -O dts mkimage.fit 2>/dev/null | grep -v signer > m.dts
-dtc -I dtb -O dts out.fit 2>/dev/null | grep -v signer > v.dts
+dtc -I dtb -O dts m.fit 2>/dev/null | grep -v signer > m.dts
+dtc -I dtb -O dts v.fit 2>/dev/null | grep -v signer > v.dts
 cmp -s m.dts v.dts && same=yes || same=NO
 
-printf 'create + sign, %d MiB kernel (best of %d, files on %s)\n' "$SIZE_MB" "$RUNS" "$base"
-printf '  %-22s %9s %9s %12s\n' tool wall-s cpu-s peak-RSS-MiB
-printf '  %-22s %9s %9s %12s\n' "mkimage $("$MKIMAGE" -V | sed 's/.* //')" "$m_t" "$m_cpu" $((m_rss / 1024))
-printf '  %-22s %9s %9s %12s\n' "vfit mkimage" "$v_t" "$v_cpu" $((v_rss / 1024))
-printf '  ratio vfit/mkimage: wall %s, cpu %s (goal <= 0.2); same tree: %s\n' \
-	"$(awk "BEGIN { printf \"%.3f\", $v_t / $m_t }")" \
-	"$(awk "BEGIN { printf \"%.3f\", $v_cpu / $m_cpu }")" "$same"
+echo "$(machine); median of $RUNS alternated runs, files on $base"
+printf '  %-34s %9s %8s %8s %12s\n' "$SIZE_MB MiB kernel" "wall ms" "RSS MiB" faults "vs mkimage"
+line() { # label name [mkimage-name]
+	set -- "$1" "$2" "${3:-}" $(peak "$2")
+	r=
+	[ -n "$3" ] && r=$(awk "BEGIN { printf \"%.3fx\", $(median "$2") / $(median "$3") }")
+	printf '  %-34s %9s %8s %8s %12s\n' "$1" "$(median "$2")" "$4" "$5" "$r"
+}
+line "vfit mkimage -f (create + sign)" vc mc
+line "Debian mkimage -f" mc
+line "floor: dgst -sign + cp" floor
+line "vfit mkimage -F (re-sign)" vf mf
+line "Debian mkimage -F" mf
+line "vfit mkimage -F -E (external)" ve me
+line "Debian mkimage -F -E" me
+vc=$(median vc) mc=$(median mc) fl=$(median floor)
+set -- $(peak vc)
+vrss=$1
+set -- $(peak mc)
+mrss=$1
+rm_=$(awk "BEGIN { printf \"%.2f\", $vc / $mc }")
+rf=$(awk "BEGIN { printf \"%.2f\", $vc / $fl }")
+printf '  create + sign: %sx Debian mkimage (goal <= 0.15: %s), %sx the floor (goal <= 1: %s); same tree: %s\n' \
+	"$rm_" "$(awk "BEGIN { print ($rm_ <= 0.15) ? \"ok\" : \"MISSED\" }")" \
+	"$rf" "$(awk "BEGIN { print ($rf <= 1) ? \"ok\" : \"MISSED\" }")" "$same"
+echo "README | \`vfit mkimage\`, create + sign $SIZE_MB MiB | $vc ms, $vrss MiB RSS | Debian \`mkimage\` $mc ms, $mrss MiB ($rm_ x); \`openssl dgst -sign\` + \`cp\` $fl ms ($rf x) |" | sed 's/ x)/x)/g'
 [ "$same" = yes ]

@@ -210,6 +210,10 @@ END {
 				x, r(f[6], f[8]), verdict(x, 2)
 			goal++
 		}
+		if (f[1] == 1000 || f[1] == 3000)
+			readme[f[1]] = sprintf("README | `vfit mkimage`, kernel + %d DTBs, a signed configuration each (make_fit.py layout), cpu | %s s, `-K` DTB %s bytes | U-Boot HEAD `mkimage` %s s (%sx), `-K` DTB %s bytes; unsigned build + %d OpenSSL signatures %s s (%sx) |", f[1], f[9], f[17], f[10], r(f[9], f[10]), f[18], f[1], f[11], r(f[9], f[11]))
+		if (f[1] == 3000)
+			readme[1] = sprintf("README | `vfit verify`, one configuration of those 3000, cpu | %s ms | U-Boot HEAD `fit_check_sign` %s ms (%sx) |", f[13], f[15], r(f[13], f[15]))
 		if (f[1] == 3000) {
 			x = r(f[13], f[15])
 			printf "  N = 3000 verify <= 0.5x HEAD fit_check_sign: %6s (wall %s)  %s\n", x,
@@ -220,4 +224,6 @@ END {
 	}
 	if (!goal)
 		print "  not judged: N = 1000 and 3000 not in BENCH_SCALE_N"
+	for (k in readme)
+		print readme[k]
 }' rows.txt

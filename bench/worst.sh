@@ -89,6 +89,8 @@ END {
 	}
 	printf "  worst per byte: %s, %.1f ns/byte, %.1fx openssl dgst -sha256\n", name[w], worst,
 		v[w] / (o[w] > 0 ? o[w] : 1)
+	printf "README | `vfit verify`, worst of %d adversarial 4 MiB FITs (`bench/worst.sh`): %s, cpu | %s ms (%.0f ns/byte) | `openssl dgst -sha256` %s ms (%.1fx); U-Boot HEAD `fit_check_sign` %s ms |\n",
+		NR, name[w], v[w], worst, o[w], v[w] / (o[w] > 0 ? o[w] : 1), h[w]
 	if ("long-name-half" in t && t["long-name-half"] > 0) {
 		g = t["long-name"] / t["long-name-half"]
 		printf "  long-name at %.1fx the bytes: %.1fx the time (%s)\n",

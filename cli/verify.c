@@ -3,8 +3,9 @@
  * vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]
  *             [--decrypt KEY_DTB [-o DIR]]
  *
- * Runs the device library's verifier on a mapped FIT (payloads are hashed
- * in place, never copied) and prints U-Boot's familiar lines, or one JSON
+ * Runs the device library's verifier on the FIT read into memory once
+ * (vfit_file_map(): one read() into 2 MiB pages; payloads are hashed in
+ * place, never copied again) and prints U-Boot's familiar lines, or one JSON
  * object for CI systems.  Exit: 0 verified, 1 rejected, 2 usage or I/O.
  */
 #include <getopt.h>

@@ -10,23 +10,47 @@
  * data-position = POS + offset.  (U-Boot HEAD aligns flat_dt payloads to 8
  * by default; both layouts verify everywhere since offsets are explicit.)
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <libfdt.h>
 
 #include "mkimage_int.h"
 
-/* Sets *consumed once file belongs to out (or was freed). */
-static int import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
-		  int *consumed, struct vfit_err *e)
+/*
+ * Where the payloads come from: the file itself (pread at their offsets,
+ * straight into their place in the FIT) or, for a file that is not
+ * regular, all of it read into memory first.
+ */
+struct source {
+	int fd;
+	const char *all;
+};
+
+static int fetch(const struct source *src, void *dst, size_t len, uint64_t off)
+{
+	if (src->all) {
+		memcpy(dst, src->all + off, len);
+		return 0;
+	}
+	return vfit_read_full(src->fd, dst, len, off);
+}
+
+/* Sets *consumed once file belongs to out (or was freed); else the caller frees it. */
+static int import(const char *name, const struct source *src, char *file, size_t fdt_len,
+		  uint64_t file_len, struct vfit_fdtbuf *out, int *consumed, struct vfit_err *e)
 {
 	size_t base, need, cap;
 	int images, node, r;
 	uint32_t off, size = 0;
+	void *dst;
 	char *buf;
 
-	if (vfit_fdt_valid(name, file, file_len, e))
+	if (vfit_fdt_valid(name, file, fdt_len, e))
 		return -1;
 	base = ((size_t)fdt_totalsize(file) + 3) & ~(size_t)3;
 	need = fdt_totalsize(file);
@@ -52,7 +76,7 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	if (need == fdt_totalsize(file)) {
 		/* Nothing external: the file is the FDT. */
 		*consumed = 1;
-		return vfit_fdtbuf_adopt(out, file, file_len, file_len, name, e);
+		return vfit_fdtbuf_adopt(out, file, fdt_len, fdt_len, name, e);
 	}
 	cap = need + 16384;
 	if (cap > INT32_MAX)
@@ -60,6 +84,7 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	buf = malloc(cap);
 	if (!buf)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+	vfit_hugepages(buf, cap);
 	r = fdt_open_into(file, buf, (int)cap);
 	if (r) {
 		free(buf);
@@ -67,23 +92,29 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 	}
 	out->buf = buf;
 	out->cap = cap;
-	/* Through out->buf only: vfit_fdt_setprop() may move the tree. */
+	out->head = 0;
+	/*
+	 * In node order, each payload read into its place as soon as it has
+	 * one: later insertions move only what follows, never a payload.
+	 */
 	images = fdt_path_offset(out->buf, "/images");
 	fdt_for_each_subnode(node, out->buf, images) {
 		int has_pos = !vfit_fdt_u32(out->buf, node, "data-position", &off);
-		const char *src;
 
 		if (!has_pos && vfit_fdt_u32(out->buf, node, "data-offset", &off))
 			continue;
 		vfit_fdt_u32(out->buf, node, "data-size", &size);
-		src = file + (has_pos ? 0 : base) + off;
 		/*
 		 * `data` is added and the location properties removed, as U-Boot
 		 * HEAD does.  (mkimage 2023.01 kept data-offset and data-size
 		 * next to the new `data`; U-Boot reads data-offset first, so
 		 * such a FIT loads the wrong bytes.)
 		 */
-		r = vfit_fdt_setprop(out, node, "data", src, size);
+		r = fdt_setprop_placeholder(out->buf, node, "data", (int)size, &dst);
+		if (!r && fetch(src, dst, size, (has_pos ? 0 : base) + (uint64_t)off)) {
+			vfit_fdtbuf_free(out);
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", name, strerror(errno));
+		}
 		if (!r)
 			r = fdt_delprop(out->buf, node, has_pos ? "data-position" : "data-offset");
 		if (!r)
@@ -95,18 +126,57 @@ static int import(const char *name, char *file, size_t file_len, struct vfit_fdt
 			return -1;
 		}
 	}
-	free(file);
-	*consumed = 1;
 	return 0;
 }
 
-int vfit_ext_import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
+/* The FDT part of a regular file: the first totalsize bytes (or all if fewer). */
+static int read_fdt(const char *path, int fd, uint64_t file_len, char **fdt, size_t *len,
 		    struct vfit_err *e)
 {
-	int consumed = 0, r = import(name, file, file_len, out, &consumed, e);
+	struct fdt_header h;
+	size_t n = (size_t)file_len;
 
-	if (!consumed)
-		free(file);
+	if (file_len > INT32_MAX)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB", path);
+	if (n >= sizeof(h) && !vfit_read_full(fd, &h, sizeof(h), 0) &&
+	    fdt_totalsize(&h) >= sizeof(h) && fdt_totalsize(&h) < n)
+		n = fdt_totalsize(&h);
+	*fdt = malloc(n + 1);
+	if (!*fdt)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
+	vfit_hugepages(*fdt, n);
+	if (vfit_read_full(fd, *fdt, n, 0)) {
+		free(*fdt);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", path, strerror(errno));
+	}
+	*len = n;
+	return 0;
+}
+
+int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, struct vfit_err *e)
+{
+	struct source src = { open(path, O_RDONLY | O_CLOEXEC), NULL };
+	int consumed = 0, r;
+	struct stat st;
+	char *fdt;
+	size_t len;
+
+	if (src.fd < 0)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	if (!fstat(src.fd, &st) && S_ISREG(st.st_mode)) {
+		r = read_fdt(path, src.fd, (uint64_t)st.st_size, &fdt, &len, e);
+		st.st_size = r ? 0 : st.st_size;
+	} else {
+		r = vfit_fd_read(src.fd, path, 0, &fdt, &len, e);
+		src.all = fdt;
+		st.st_size = (off_t)len;
+	}
+	if (!r) {
+		r = import(path, &src, fdt, len, (uint64_t)st.st_size, out, &consumed, e);
+		if (!consumed)
+			free(fdt);
+	}
+	close(src.fd);
 	return r;
 }
 
@@ -159,6 +229,7 @@ static int copy_without_data(const void *fit, struct vfit_fdtbuf *out, size_t ca
 	fdt_set_totalsize(dst, d + strsz);
 	out->buf = dst;
 	out->cap = cap;
+	out->head = 0;
 	return vfit_fdtbuf_set_size(out, cap);
 }
 
@@ -167,6 +238,7 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 {
 	int images, node, simages, snode, r = 0, n = 0;
 	uint64_t ptr = 0, base;
+	size_t payloads = 0;
 	const char *data;
 	int len;
 
@@ -174,10 +246,15 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 	if (!align)
 		align = 4;
 	images = fdt_path_offset(fit, "/images");
-	fdt_for_each_subnode(node, fit, images)
+	/* Room for the FDT without its payloads (never their size: it is never touched). */
+	fdt_for_each_subnode(node, fit, images) {
+		if (fdt_getprop(fit, node, "data", &len))
+			payloads += (size_t)len;
 		n++;
+	}
 	lay->seg = calloc((size_t)n + 1, sizeof(*lay->seg));
-	if (!lay->seg || copy_without_data(fit, &lay->fdt, vfit_fdt_used(fit) + 64 * (size_t)n + 4096)) {
+	if (!lay->seg || copy_without_data(fit, &lay->fdt,
+					   vfit_fdt_used(fit) - payloads + 64 * (size_t)n + 4096)) {
 		free(lay->seg);
 		lay->seg = NULL;
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);

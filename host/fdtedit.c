@@ -216,7 +216,7 @@ static void replay(struct window *win, const struct vfit_edits *ed, const struct
  * offset start (props: the length of its leading properties and NOPs)
  * into a new window; the caller emits win->w[0..win->props).
  */
-static int node_window(const char *old, size_t old_cap, int start, size_t props,
+static int node_window(const char *old, size_t old_used, int start, size_t props,
 		       const struct vfit_edits *ed, const struct edit *e, size_t n,
 		       struct window *win)
 {
@@ -228,7 +228,8 @@ static int node_window(const char *old, size_t old_cap, int start, size_t props,
 	win->w = calloc(1, win->wlen);
 	if (!win->w)
 		return -FDT_ERR_NOSPACE;
-	room = base < old_cap ? old_cap - base : 0;
+	/* Past the blob's end libfdt would find free space: zeros here, whatever the buffer holds. */
+	room = base < old_used ? old_used - base : 0;
 	memcpy(win->w, old + base, room < win->wlen ? room : win->wlen);
 	win->props = props;
 	for (i = 0; i < n; i++)
@@ -250,71 +251,160 @@ static size_t leading(const void *fdt, int start)
 	}
 }
 
-int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
-{
-	const char *old = fit->buf, *st = old + fdt_off_dt_struct(old);
-	uint32_t soff = fdt_off_dt_struct(old), ssize = fdt_size_dt_struct(old);
-	size_t i = 0, j, out_cap, props;
-	int off = 0, next, r = 0;
+/*
+ * One edited node: its leading properties [start, start + props) of the
+ * old structure block become win.w[0..win.props), and everything from
+ * the previous piece's end to start moves by shift bytes.
+ */
+struct piece {
+	size_t start, props;
+	long shift;
 	struct window win;
-	char *buf, *p;
+};
+
+/*
+ * Moves the header and the structure bytes between pieces (run i ends at
+ * piece i; run n is the tail, shifted by tail) to where the new lengths
+ * put them, less g: all in place, a run moving only when something before
+ * it changes size, never into a second buffer.  With g, the shift of the
+ * longest run, taken from the head room, that run (the payload) stays
+ * where it is and what precedes it moves down instead.  Runs that move
+ * down go first, in order, then runs that move up, in reverse order: each
+ * lands on bytes already moved, on its own, or on bytes of an edited node.
+ */
+static void move_runs(char *buf, size_t soff, const struct piece *pc, size_t n, size_t ssize,
+		      long tail, long g)
+{
+	size_t i, k, from, len;
+	long shift;
+	int up;
+
+	for (up = 0; up < 2; up++)
+		for (k = 0; k <= n + 1; k++) {
+			i = up ? n + 1 - k : k;     /* 0: the header; i: run i - 1 */
+			if (!i) {
+				from = 0;
+				len = soff;
+				shift = -g;
+			} else {
+				from = i > 1 ? pc[i - 2].start + pc[i - 2].props : 0;
+				len = (i - 1 < n ? pc[i - 1].start : ssize) - from;
+				from += soff;
+				shift = (i - 1 < n ? pc[i - 1].shift : tail) - g;
+			}
+			if (shift && (shift > 0) == up)
+				memmove(buf + (long)from + shift, buf + from, len);
+		}
+}
+
+/* The shift of the longest run when the head room covers it, else 0. */
+static long head_shift(const struct piece *pc, size_t n, size_t ssize, long tail, size_t head)
+{
+	size_t i, from, len, best = 0;
+	long g = 0, shift;
+
+	for (i = 0; i <= n; i++) {
+		from = i ? pc[i - 1].start + pc[i - 1].props : 0;
+		len = (i < n ? pc[i].start : ssize) - from;
+		shift = i < n ? pc[i].shift : tail;
+		if (len > best) {
+			best = len;
+			g = shift > 0 && (size_t)shift <= head ? shift : 0;
+		}
+	}
+	return g;
+}
+
+/* The edited nodes' windows, replayed against the blob as it is; the shift of each. */
+static int make_pieces(struct vfit_edits *ed, const struct vfit_fdtbuf *fit, struct piece *pc,
+		       size_t *np, long *tail)
+{
+	const char *old = fit->buf;
+	size_t i = 0, j, n = 0;
+	int off = 0, next, r = 0;
+	long shift = 0;
 	uint32_t tag;
 
-	if (ed->fdt != old)
-		return -FDT_ERR_BADSTATE;
-	ed->fdt = NULL;
-	if (!ed->n)
-		return 0;
-	qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
-	/* Every write adds at most its property; a value shrinking only frees room. */
-	out_cap = soff + ssize + ed->str_len;
-	for (j = 0; j < ed->n; j++)
-		out_cap += 12 + TAGALIGN(ed->e[j].len);
-	if (out_cap < fit->cap)
-		out_cap = fit->cap;
-	buf = calloc(1, out_cap);
-	if (!buf)
-		return -FDT_ERR_NOSPACE;
-	memcpy(buf, old, soff);
-	p = buf + soff;
 	for (;;) {
 		tag = fdt_next_tag(old, off, &next);
 		if (next < 0) {
 			r = -FDT_ERR_BADSTRUCTURE;
 			break;
 		}
-		memcpy(p, st + off, (size_t)(next - off));
-		p += next - off;
 		if (tag == FDT_BEGIN_NODE && i < ed->n && ed->e[i].node == off) {
 			for (j = i; j < ed->n && ed->e[j].node == off; j++)
 				;
-			props = leading(old, next);
-			r = node_window(old, fit->cap, next, props, ed, &ed->e[i], j - i, &win);
+			pc[n].start = (size_t)next;
+			pc[n].props = leading(old, next);
+			pc[n].shift = shift;
+			r = node_window(old, vfit_fdt_used(old), next, pc[n].props, ed, &ed->e[i], j - i,
+					&pc[n].win);
 			if (r)
 				break;
-			memcpy(p, win.w, win.props);
-			p += win.props;
-			free(win.w);
-			next += (int)props;
+			shift += (long)pc[n].win.props - (long)pc[n].props;
+			next += (int)pc[n].props;
+			n++;
 			i = j;
 		}
 		if (tag == FDT_END)
 			break;
 		off = next;
 	}
+	*np = n;
+	*tail = shift;
 	if (!r && i != ed->n)
 		r = -FDT_ERR_BADOFFSET;
-	if (r) {
-		free(buf);
-		return r;
+	return r;
+}
+
+/*
+ * The blob rebuilt in place: the buffer grows (realloc() of a large block
+ * remaps it, the bytes stay put), the runs between edited nodes move (the
+ * longest, the payload, not at all when the head room allows), the
+ * replayed windows and the new strings block go in.
+ */
+int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
+{
+	size_t i, n = 0, ssize, soff, used, new_used;
+	struct piece *pc;
+	long tail = 0, g;
+	char *st;
+	int r;
+
+	if (ed->fdt != fit->buf)
+		return -FDT_ERR_BADSTATE;
+	ed->fdt = NULL;
+	if (!ed->n)
+		return 0;
+	qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
+	pc = calloc(ed->n, sizeof(*pc));
+	if (!pc)
+		return -FDT_ERR_NOSPACE;
+	r = make_pieces(ed, fit, pc, &n, &tail);
+	soff = fdt_off_dt_struct(fit->buf);
+	ssize = fdt_size_dt_struct(fit->buf);
+	used = vfit_fdt_used(fit->buf);
+	new_used = (size_t)((long)(soff + ssize) + tail) + ed->str_len;
+	if (!r && new_used > used && vfit_fdtbuf_reserve(fit, new_used - used))
+		r = -FDT_ERR_NOSPACE;
+	if (!r) {
+		g = head_shift(pc, n, ssize, tail, fit->head);
+		move_runs(fit->buf, soff, pc, n, ssize, tail, g);
+		fit->buf -= g;
+		fit->head -= (size_t)g;
+		fit->cap += (size_t)g;
+		st = fit->buf + soff;
+		for (i = 0; i < n; i++)
+			memcpy(st + (long)pc[i].start + pc[i].shift, pc[i].win.w, pc[i].win.props);
+		ssize = (size_t)((long)ssize + tail);
+		memcpy(st + ssize, ed->str, ed->str_len);
+		fdt_set_size_dt_struct(fit->buf, (uint32_t)ssize);
+		fdt_set_off_dt_strings(fit->buf, (uint32_t)(soff + ssize));
+		fdt_set_size_dt_strings(fit->buf, (uint32_t)ed->str_len);
+		fdt_set_totalsize(fit->buf, (uint32_t)fit->cap);
 	}
-	fdt_set_size_dt_struct(buf, (uint32_t)(p - buf - soff));
-	fdt_set_off_dt_strings(buf, (uint32_t)(p - buf));
-	fdt_set_size_dt_strings(buf, (uint32_t)ed->str_len);
-	memcpy(p, ed->str, ed->str_len);
-	fdt_set_totalsize(buf, (uint32_t)out_cap);
-	free(fit->buf);
-	fit->buf = buf;
-	fit->cap = out_cap;
-	return 0;
+	for (i = 0; i < n; i++)
+		free(pc[i].win.w);
+	free(pc);
+	return r;
 }

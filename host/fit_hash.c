@@ -17,15 +17,6 @@
 #define PATH_MAX_UBOOT 200
 #define DEPTH_MAX 32
 
-const char *vfit_node_path(const void *fdt, int node)
-{
-	static char path[1024];
-
-	if (fdt_get_path(fdt, node, path, sizeof(path)))
-		snprintf(path, sizeof(path), "<node at 0x%x>", node);
-	return path;
-}
-
 static const char *const image_refs[] = {
 	"kernel", "fdt", "ramdisk", "loadables", "fpga", "firmware", "script", "setup",
 	"standalone", NULL,
@@ -271,15 +262,22 @@ static int do_image(const char *name, const void *fit, int img, struct vfit_sign
 	return 0;
 }
 
-/* Every value and image signature is recorded, then written in one pass. */
-int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
-			 struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+/*
+ * The root timestamp (if ts), every value and image signature are
+ * recorded, then written in one pass: the timestamp first, as mkimage
+ * sets it, so it comes first in the strings block too.
+ */
+int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32_t *ts,
+			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
 	int images = fdt_path_offset(fit->buf, "/images"), img, r;
 	struct vfit_edits *ed = vfit_edits_new(fit->buf);
+	fdt32_t be = cpu_to_fdt32(ts ? *ts : 0);
 
-	if (!ed)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
+	if (!ed || (ts && vfit_edits_set(ed, 0, "timestamp", &be, sizeof(be)))) {
+		vfit_edits_free(ed);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+	}
 	fdt_for_each_subnode(img, fit->buf, images) {
 		if (do_image(name, fit->buf, img, s, ed, keydtb, e)) {
 			vfit_edits_free(ed);

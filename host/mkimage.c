@@ -34,17 +34,12 @@
 
 static int load_source(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct vfit_err *e)
 {
-	char *data;
-	size_t len;
-
 	if (m->auto_fit)
 		return vfit_its_auto(m, fit, e);
 	if (m->its)
 		return vfit_its_compile(m->its, m->dtc_opts ? m->dtc_opts : DEFAULT_DTC_OPTS, fit,
 					e);
-	if (vfit_file_read(m->out, 0, &data, &len, e))
-		return -1;
-	return vfit_ext_import(m->out, data, len, fit, e);
+	return vfit_ext_load(m->out, fit, e);
 }
 
 /* The -K DTB, with its file size and original totalsize (mkimage's sizes). */
@@ -201,6 +196,20 @@ static int check_at(const char *name, const void *fit, const struct vfit_mkimage
 	return 0;
 }
 
+/* Whether vfit_cipher_images() will encrypt an image: a cipher node, not yet encrypted. */
+static int will_cipher(const struct vfit_mkimage *m, const void *fit)
+{
+	int img;
+
+	if (!m->keydir)
+		return 0;
+	fdt_for_each_subnode(img, fit, fdt_path_offset(fit, "/images"))
+		if (fdt_subnode_offset(fit, img, "cipher") >= 0 &&
+		    !fdt_getprop(fit, img, "data-size-unciphered", NULL))
+			return 1;
+	return 0;
+}
+
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 {
 	struct vfit_fdtbuf fit = { 0 }, dtb = { 0 }, *keydtb = NULL;
@@ -208,7 +217,7 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	size_t packed, dtb_file = 0, dtb_total = 0;
 	/* Errors in the tree name the source the user wrote. */
 	const char *name = m->its ? m->its : m->out;
-	uint32_t ts;
+	uint32_t ts, *tsp = NULL;
 	int r = -1;
 
 	m->signed_conf[0] = m->key_node[0] = 0;
@@ -238,17 +247,26 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 			goto out;
 		keydtb = &dtb;
 	}
+	/*
+	 * The timestamp is written with the hash values, so the payloads move
+	 * at most once; but encryption writes its properties after it, as
+	 * mkimage does, so a FIT with images to encrypt gets it now.
+	 */
 	if (m->its || m->auto_fit || m->touch) {
 		if (vfit_timestamp(&ts, e))
 			goto out;
-		if (vfit_fdt_setprop_u32(&fit, 0, "timestamp", ts)) {
-			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot set the timestamp", name);
-			goto out;
+		tsp = &ts;
+		if (will_cipher(m, fit.buf)) {
+			if (vfit_fdt_setprop_u32(&fit, 0, "timestamp", ts)) {
+				vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot set the timestamp", name);
+				goto out;
+			}
+			tsp = NULL;
 		}
 	}
 	if (vfit_preload_mkimage_key(m->keydir, keydtb, e) ||
 	    vfit_cipher_images(name, &fit, m->keydir, keydtb, e) ||
-	    vfit_fit_hash_images(name, &fit, s, keydtb, e) ||
+	    vfit_fit_hash_images(name, &fit, tsp, s, keydtb, e) ||
 	    vfit_fit_sign_confs(name, &fit, s, keydtb, e))
 		goto out;
 	if (finish_sizes(&fit, packed, keydtb, dtb_total, dtb_file)) {

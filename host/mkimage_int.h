@@ -3,7 +3,7 @@
  * Internal interfaces of the host library: files (host/fdtfile.c, also
  * used by keygen.c and the counter stores) and the mkimage passes
  * (its.c, dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
- * fit_sign.c, mkimage.c, list.c, legacy.c).  Not
+ * sign_keys.c, sign.c, fit_conf.c, mkimage.c, list.c, legacy.c).  Not
  * installed.
  */
 #ifndef VFIT_MKIMAGE_INT_H
@@ -35,6 +35,8 @@ int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *le
  * detect an oversized one); 0, or -1 with errno (EINVAL: not a regular file).
  */
 int vfit_read_small(const char *path, void *buf, size_t cap, size_t *len);
+/* Asks for 2 MiB pages over the whole ones inside [p, p + len) of a big buffer. */
+void vfit_hugepages(void *p, size_t len);
 /* 0 if path is absent or writable; a read-only file (no write bit, or no access) is an error. */
 int vfit_check_writable(const char *path, struct vfit_err *e);
 /* Reads all n bytes at offset off (pread, retried; EIO at end of file); 0 or -1 with errno. */
@@ -103,12 +105,18 @@ int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t
  * An FDT in a malloc'ed buffer in libfdt's read-write layout (header,
  * reservation map, structure, strings, free space).  Writes through
  * vfit_fdt_setprop() grow the buffer instead of failing with NOSPACE;
- * node offsets stay valid across growth.
+ * node offsets stay valid across growth.  A buffer that grows from small
+ * to big (a payload about to be read into it) gets head room: then
+ * vfit_edits_apply() can make room at the front of the blob (the root
+ * timestamp) by moving what is before the payload down, not the payload up.
  */
 struct vfit_fdtbuf {
 	char *buf;
 	size_t cap;
+	size_t head;    /* spare bytes allocated before buf (the block starts at buf - head) */
 };
+/* Head room a small buffer gets when it grows big: what writes at the front need. */
+#define VFIT_FDTBUF_HEAD 4096
 /* vfit_fdt_check() of a device tree read from file, as one error line (status 1). */
 int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_err *e);
 /* Takes ownership of data (len bytes used, cap allocated); checks and lays it out. */
@@ -129,7 +137,7 @@ int vfit_fdt_prefix(const void *fdt, int node, const char *prefix);
 int vfit_fdt_subnode(void *fdt, int parent, const char *name);
 /* Bytes in use: end of the strings block (the packed size). */
 size_t vfit_fdt_used(const void *fdt);
-/* Sets totalsize to size (>= used), zero-filling the free space. */
+/* Sets totalsize to size (>= used), zero-filling the free space up to it. */
 int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size);
 void vfit_fdtbuf_free(struct vfit_fdtbuf *b);
 
@@ -232,11 +240,11 @@ void vfit_fit_print_image(FILE *f, const void *fit, int node, int idx);
 /* ---- external data (host/extdata.c) ------------------------------------- */
 
 /*
- * Pulls data-offset/data-position payloads (after the FDT in `file`) back
- * into `data`.  Takes ownership of file (malloc'ed), also on failure.
+ * Loads the FIT at path for -F: its FDT, with every data-offset or
+ * data-position payload (after the FDT) read straight into a `data`
+ * property, each byte read once.
  */
-int vfit_ext_import(const char *name, char *file, size_t file_len, struct vfit_fdtbuf *out,
-		    struct vfit_err *e);
+int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, struct vfit_err *e);
 
 /* The layout -E produces: the packed FDT plus payload segments. */
 struct vfit_ext_layout {
@@ -264,12 +272,15 @@ struct vfit_signer *vfit_signer_new(const struct vfit_mkimage *m);
 void vfit_signer_free(struct vfit_signer *s);
 int vfit_signer_active(const struct vfit_signer *s);
 
-/* Every image: hash* values and (with keys) signature* nodes, in node order. */
-int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
-			 struct vfit_fdtbuf *keydtb, struct vfit_err *e);
+/*
+ * The root timestamp (unless ts is NULL), then every image: hash* values
+ * and (with keys) signature* nodes, in node order.
+ */
+int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32_t *ts,
+			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 /*
  * Signs one image signature node of fit given the payload digest
- * (fit_sign.c); its properties are recorded in ed.
+ * (host/sign.c); its properties are recorded in ed.
  */
 int vfit_sign_image_node(struct vfit_signer *s, const char *name, const void *fit, int node,
 			 const uint8_t *digest, enum vfit_hash hash, struct vfit_edits *ed,

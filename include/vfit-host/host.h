@@ -35,10 +35,11 @@ int vfit_err_set(struct vfit_err *e, int status, const char *fmt, ...)
 int vfit_err_print(const struct vfit_err *e, const char *cmd);
 
 /*
- * Maps the regular file path read-only into *p (an empty file gives NULL
- * and 0): the bytes a verifier checks are the file's, with no copy.  The
- * open cannot hang on a FIFO put in its place.  0, or -1 with e set
- * (VFIT_EXIT_USAGE).  vfit_file_unmap() releases it.
+ * Reads the regular file path into private read-only memory at *p (an
+ * empty file gives NULL and 0): a snapshot that a writer of the file
+ * cannot change while it is checked.  The open cannot hang on a FIFO put
+ * in its place.  0, or -1 with e set (VFIT_EXIT_USAGE).  vfit_file_unmap()
+ * releases it.
  */
 int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err *e);
 void vfit_file_unmap(const void *p, size_t len);

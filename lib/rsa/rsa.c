@@ -49,9 +49,12 @@
 
 /*
  * Arithmetic paths: -DVFIT_RSA_LIMB32=1 forces 32-bit limbs and
- * -DVFIT_RSA_NO_ASM=1 the portable C where faster paths exist;
- * VFIT_RSA_ADX (x86-64) defaults to whether the compiler targets a CPU with
- * BMI2 and ADX.  Tests build every path on one machine.
+ * -DVFIT_RSA_NO_ASM=1 the portable C where faster paths exist.  On x86-64
+ * the mulx/adcx/adox rows are used when the CPU has BMI2 and ADX:
+ * always when the compiler targets such a CPU (-madx -mbmi2, or a -march
+ * that has them), else chosen at run time in hosted ELF builds (below),
+ * else never; -DVFIT_RSA_ADX=1 or =0 forces the choice.  Tests build every
+ * path on one machine.
  */
 #ifndef VFIT_RSA_LIMB32
 #define VFIT_RSA_LIMB32 0
@@ -62,9 +65,16 @@
 #ifndef VFIT_RSA_ADX
 #if defined(__ADX__) && defined(__BMI2__)
 #define VFIT_RSA_ADX 1
+#elif defined(__x86_64__) && defined(__ELF__) && __STDC_HOSTED__ && !VFIT_RSA_NO_ASM && \
+	!VFIT_RSA_LIMB32
+#define RSA_ADX_RUNTIME 1
+#define VFIT_RSA_ADX 1
 #else
 #define VFIT_RSA_ADX 0
 #endif
+#endif
+#ifndef RSA_ADX_RUNTIME
+#define RSA_ADX_RUNTIME 0
 #endif
 
 #if defined(__SIZEOF_INT128__) && !VFIT_RSA_LIMB32
@@ -171,14 +181,11 @@ static inline limb_t mul_add_1(limb_t *t, const limb_t *b, limb_t a, limb_t c)
 
 #if VFIT_RSA_ADX
 /*
- * Built for a CPU with BMI2 and ADX (-mbmi2 -madx, or a -march that has
- * them): mulx leaves the flags alone, and adcx/adox carry through CF and OF
- * separately, so t[j] + lo(a*b[j]) (CF chain) and + hi(a*b[j-1]) (OF chain)
- * run side by side.  The loop control uses lea and jrcxz only, which keep
- * both flags.  About 25% faster than the mulq rows.  (A run-time CPUID
- * check instead was measured: CPUID traps to the hypervisor on virtual
- * machines, 4.7 us here, two leaves ~40% of an RSA-2048 verify, and lib/
- * may not cache the answer.)
+ * For a CPU with BMI2 and ADX: mulx leaves the flags alone, and adcx/adox
+ * carry through CF and OF separately, so t[j] + lo(a*b[j]) (CF chain) and
+ * + hi(a*b[j-1]) (OF chain) run side by side.  The loop control uses lea
+ * and jrcxz only, which keep both flags.  About 25% faster than the mulq
+ * rows.
  */
 #define ADX_1(off)                                              \
 	"mulxq " off "(%[b]), %[lo], %[hi]\n\t"                \
@@ -187,7 +194,8 @@ static inline limb_t mul_add_1(limb_t *t, const limb_t *b, limb_t a, limb_t c)
 	"movq %[lo], " off "(%[t])\n\t"                        \
 	"movq %[hi], %[c]\n\t"
 
-static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
+__attribute__((target("adx,bmi2")))
+static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
 {
 	size_t j = n & ~(size_t)3, blocks = n / 4;
 	limb_t c = 0, lo, hi, zero;
@@ -215,7 +223,44 @@ static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
 		c = mul_add_1(t + j, b + j, a, c);
 	return c;
 }
-#else
+#endif
+
+#if RSA_ADX_RUNTIME
+/*
+ * Whether this CPU has BMI2 and ADX (CPUID.(7,0):EBX bits 8 and 19), asked
+ * once per process: an ifunc, resolved by the loader at start-up, picks
+ * the function that answers.  Asking CPUID on every call was measured:
+ * it traps to the hypervisor on virtual machines, 4.7 us per leaf here,
+ * ~40% of an RSA-2048 verify; and lib/ keeps no state of its own to cache
+ * it in.  (The loader's GOT slot is that state, read-only once resolved.)
+ */
+#include <cpuid.h>
+
+static int adx_yes(void)
+{
+	return 1;
+}
+
+static int adx_no(void)
+{
+	return 0;
+}
+
+/* Named only in the ifunc attribute below: "used" for compilers that do not look there. */
+__attribute__((used)) static int (*resolve_cpu_adx(void))(void)
+{
+	unsigned int a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) < 7)
+		return adx_no;
+	__cpuid_count(7, 0, a, b, c, d);
+	return (b >> 8 & 1) && (b >> 19 & 1) ? adx_yes : adx_no;
+}
+
+static int cpu_adx(void) __attribute__((ifunc("resolve_cpu_adx")));
+#endif
+
+#if !VFIT_RSA_ADX || RSA_ADX_RUNTIME
 static inline limb_t mul_add_8(limb_t *t, const limb_t *b, limb_t a, limb_t c)
 {
 	__asm__("" MUL_ADD_1("0") MUL_ADD_1("8") MUL_ADD_1("16") MUL_ADD_1("24")
@@ -226,7 +271,7 @@ static inline limb_t mul_add_8(limb_t *t, const limb_t *b, limb_t a, limb_t c)
 	return c;
 }
 
-static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
+static limb_t row_mulq(limb_t *t, const limb_t *b, size_t n, limb_t a)
 {
 	limb_t c = 0;
 	size_t j = 0;
@@ -237,6 +282,15 @@ static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
 		c = mul_add_1(t + j, b + j, a, c);
 	return c;
 }
+#endif
+
+/* The row the CPU has (adx: what cpu_adx() said for this verification). */
+#if RSA_ADX_RUNTIME
+#define ROW(adx, t, b, n, a) ((adx) ? row_adx(t, b, n, a) : row_mulq(t, b, n, a))
+#elif VFIT_RSA_ADX
+#define ROW(adx, t, b, n, a) ((void)(adx), row_adx(t, b, n, a))
+#else
+#define ROW(adx, t, b, n, a) ((void)(adx), row_mulq(t, b, n, a))
 #endif
 #else
 /* *t += a * *b + c, returning the high limb as the next carry. */
@@ -265,17 +319,34 @@ static limb_t mul_add_row(limb_t *t, const limb_t *b, size_t n, limb_t a)
 		c = mul_add_step(t + j, b + j, a, c);
 	return c;
 }
+#define ROW(adx, t, b, n, a) ((void)(adx), mul_add_row(t, b, n, a))
 #endif
 
-/* t[0 .. 2nl) = a * b, schoolbook. */
-static void mul(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
+/* The modulus and the work space of Montgomery multiplication mod n. */
+struct mont {
+	limb_t n[MAX_LIMBS];
+	limb_t t[2 * MAX_LIMBS];        /* double-width product */
+	limb_t n0;                      /* -n^-1 mod 2^LIMB_BITS */
+	size_t nl;                      /* limbs in n */
+#if RSA_ADX_RUNTIME
+	int adx;                        /* the mulx/adcx/adox rows (cpu_adx()) */
+#define ADX(m) ((m)->adx)
+#else
+#define ADX(m) 0
+#endif
+};
+
+/* m->t[0 .. 2nl) = a * b, schoolbook. */
+static void mul(struct mont *m, const limb_t *a, const limb_t *b)
 {
-	size_t i;
+	limb_t *t = m->t;
+	size_t nl = m->nl, i;
+	int adx = ADX(m);
 
 	for (i = 0; i < nl; i++)
 		t[i] = 0;
 	for (i = 0; i < nl; i++)
-		t[i + nl] = mul_add_row(t + i, b, nl, a[i]);
+		t[i + nl] = ROW(adx, t + i, b, nl, a[i]);
 }
 
 #ifdef __OPTIMIZE_SIZE__
@@ -285,23 +356,24 @@ static void mul(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
  * 150 bytes of Thumb-2 code, and the caller is the verification of one
  * signature per boot, where that code size costs more than the time.
  */
-#define sqr(t, a, nl) mul(t, a, a, nl)
+#define sqr(m, a) mul(m, a, a)
 #else
 /*
  * t[0 .. 2nl) = a^2: each cross product a[i]*a[j] (i < j) is computed once,
  * the sum is doubled by a one-bit shift while the squares a[i]^2 are added.
  * About half the multiplications of mul().
  */
-static void sqr(limb_t *t, const limb_t *a, size_t nl)
+static void sqr(struct mont *m, const limb_t *a)
 {
-	limb_t hi = 0;
+	limb_t *t = m->t, hi = 0;
+	size_t nl = m->nl, i;
+	int adx = ADX(m);
 	dlimb_t c = 0;
-	size_t i;
 
 	for (i = 0; i < nl; i++)
 		t[i] = 0;
 	for (i = 0; i < nl; i++)
-		t[i + nl] = mul_add_row(t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
+		t[i + nl] = ROW(adx, t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
 	for (i = 0; i < nl; i++) {
 		dlimb_t sq = (dlimb_t)a[i] * a[i];
 		limb_t lo = t[2 * i], up = t[2 * i + 1];
@@ -318,14 +390,6 @@ static void sqr(limb_t *t, const limb_t *a, size_t nl)
 }
 #endif
 
-/* The modulus and the work space of Montgomery multiplication mod n. */
-struct mont {
-	limb_t n[MAX_LIMBS];
-	limb_t t[2 * MAX_LIMBS];        /* double-width product */
-	limb_t n0;                      /* -n^-1 mod 2^LIMB_BITS */
-	size_t nl;                      /* limbs in n */
-};
-
 /*
  * Montgomery reduction: out = T * R^-1 mod n, up to one multiple of n, for
  * the T < R^2 held in m->t (destroyed).  Each round adds m*n*2^(w*i) with
@@ -341,9 +405,10 @@ static void redc(struct mont *m, limb_t *out)
 	/* locals: the x86-64 rows' "memory" clobber would reload struct fields */
 	limb_t *t = m->t, n0 = m->n0, top = 0;
 	size_t nl = m->nl, i;
+	int adx = ADX(m);
 
 	for (i = 0; i < nl; i++) {
-		limb_t c = mul_add_row(t + i, m->n, nl, t[i] * n0);
+		limb_t c = ROW(adx, t + i, m->n, nl, t[i] * n0);
 		dlimb_t s = (dlimb_t)t[i + nl] + c + top;
 
 		t[i + nl] = (limb_t)s;
@@ -357,14 +422,14 @@ static void redc(struct mont *m, limb_t *out)
 /* out = a * b * R^-1 mod n (almost reduced); out may be a or b. */
 static void mont_mul(struct mont *m, limb_t *out, const limb_t *a, const limb_t *b)
 {
-	mul(m->t, a, b, m->nl);
+	mul(m, a, b);
 	redc(m, out);
 }
 
 /* x = x^2 * R^-1 mod n (almost reduced). */
 static void mont_sqr(struct mont *m, limb_t *x)
 {
-	sqr(m->t, x, m->nl);
+	sqr(m, x);
 	redc(m, x);
 }
 
@@ -400,6 +465,9 @@ static enum vfit_result load_key(const struct vfit_rsa_key *key, struct mont *m,
 	if (!(key->exponent & 1) || key->exponent < 3)
 		return VFIT_ERR_KEY;
 	m->nl = nl;
+#if RSA_ADX_RUNTIME
+	m->adx = cpu_adx();
+#endif
 	load(m->n, key->modulus, nl);
 	m->n0 = neg_inverse(m->n[0]);
 	if ((uint32_t)m->n0 != key->n0inv)

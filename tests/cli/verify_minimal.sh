@@ -99,7 +99,8 @@ is "ecdsa256 compiled out" 1 "$(./drv ec.fit ec.dtb)"
 # Without reporting (VFIT_REPORT=0) every check still runs: same verdicts.
 # shellcheck disable=SC2086
 ok "minimal build without reporting" cc -std=c11 -O2 $MINIMAL -DVFIT_REPORT=0 -I"$ROOT/include" \
-	-o drvq drv.c "$ROOT"/lib/*.c "$ROOT"/lib/hash/*.c "$ROOT"/lib/rsa/*.c "$ROOT"/lib/fit/*.c -lfdt
+	-o drvq drv.c "$ROOT"/lib/*.c "$ROOT"/lib/hash/*.c "$ROOT"/lib/rsa/*.c "$ROOT"/lib/fit/*.c \
+	"$ROOT"/lib/aes/*.c -lfdt
 for n in good pss sha1 sha512 crc crc16 big ec; do
 	is "no reporting: $n as with reporting" "$(./drv $n.fit $n.dtb)" "$(./drvq $n.fit $n.dtb)"
 done

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/rsa/rsa.c's mulx/adcx/adox rows (chosen at build time with -madx -mbmi2),
- * forced on here and run when this CPU has BMI2 and ADX, else under
+ * lib/rsa/rsa.c's mulx/adcx/adox rows (the default build's choice, at run
+ * time, on a CPU with BMI2 and ADX), forced on here and run when this CPU
+ * has them, else under
  * qemu-x86_64 -cpu max (check_cpu), else reported as a skip.
  */
 #if defined(__x86_64__)
