@@ -178,6 +178,12 @@ size:
 check-freestanding:
 	tests/build/freestanding.sh
 
+# One-line mutants of lib/'s refusals against their tests (tests/mutate/run.sh):
+# on demand, not part of `make test`.
+.PHONY: mutate
+mutate: unit
+	BUILD=$(BUILD) tests/mutate/run.sh
+
 UBOOT_TOOLS = mkimage dumpimage mkenvimage fit_check_sign fit_info
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \

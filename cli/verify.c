@@ -221,22 +221,47 @@ static void print_lines(const struct vfit_verify_result *res, const void *fit,
 	}
 }
 
+/*
+ * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * form, no surrogate, nothing past U+10FFFF), or 0.
+ */
+static int utf8_len(const unsigned char *p)
+{
+	int n = *p < 0x80 ? 1 : *p < 0xc2 ? 0 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : *p < 0xf5 ? 4 : 0;
+	unsigned char lo = *p == 0xe0 ? 0xa0 : *p == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = *p == 0xed ? 0x9f : *p == 0xf4 ? 0x8f : 0xbf;
+	int i;
+
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (p[i] < lo || p[i] > hi)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string (RFC 8259): quote, backslash and control characters
+ * escaped, well-formed UTF-8 passed through as it is; a byte that is not
+ * part of any becomes \u00XX, so the output is always valid JSON.
+ */
 static void json_str(const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	int n;
 
 	if (!s) {
 		fputs("null", stdout);
 		return;
 	}
 	putchar('"');
-	for (; *p; p++) {
+	while (*p) {
+		n = utf8_len(p);
 		if (*p == '"' || *p == '\\')
 			printf("\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
+		else if (*p < 0x20 || *p == 0x7f || !n)
 			printf("\\u%04x", *p);
 		else
-			putchar(*p);
+			fwrite(p, 1, (size_t)n, stdout);
+		p += n ? n : 1;
 	}
 	putchar('"');
 }

@@ -116,7 +116,7 @@ int vfit_disk_create(const char *path, uint64_t slot_bytes, uint64_t recovery_by
 	struct vfit_part parts[P_COUNT];
 	uint64_t lba = MIB / SEC, lbas;
 	unsigned int i;
-	char *tmp;
+	struct vfit_out tmp;
 	int fd;
 
 	for (i = 0; i < P_COUNT; i++) {
@@ -135,11 +135,11 @@ int vfit_disk_create(const char *path, uint64_t slot_bytes, uint64_t recovery_by
 	if (fd < 0)
 		return -1;
 	if (write_gpt(fd, parts, lbas) || write_empty(fd, parts)) {
-		vfit_disk_io_err(e, tmp, "write");
-		vfit_disk_tmp_abort(fd, tmp);
+		vfit_disk_io_err(e, tmp.tmp, "write");
+		vfit_disk_tmp_abort(fd, &tmp);
 		return -1;
 	}
-	return vfit_disk_tmp_commit(fd, tmp, path, e);
+	return vfit_disk_tmp_commit(fd, &tmp, e);
 }
 
 /* ---- chains ---- */
@@ -166,7 +166,7 @@ int vfit_disk_write(const char *path, const char *chain, char *const fits[], uns
 	struct vfit_disk_img d;
 	unsigned int i, mapped = 0;
 	int p = chain_index(chain), fd = -1, r = -1;
-	char *tmp = NULL;
+	struct vfit_out tmp;
 
 	if (p < 0)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "unknown chain '%s' (a, b or recovery)", chain);
@@ -207,11 +207,11 @@ int vfit_disk_write(const char *path, const char *chain, char *const fits[], uns
 		if (vfit_write_full(fd, data[i], len[i], d.part[p].first_lba * SEC + ch.offset[i]))
 			break;
 	if (i < n || vfit_write_full(fd, sec, SEC, d.part[p].first_lba * SEC)) {
-		vfit_disk_io_err(e, tmp, "write");
-		vfit_disk_tmp_abort(fd, tmp);
+		vfit_disk_io_err(e, tmp.tmp, "write");
+		vfit_disk_tmp_abort(fd, &tmp);
 		goto out;
 	}
-	r = vfit_disk_tmp_commit(fd, tmp, path, e);
+	r = vfit_disk_tmp_commit(fd, &tmp, e);
 out:
 	for (i = 0; i < mapped; i++)
 		vfit_file_unmap(data[i], len[i]);
@@ -225,7 +225,7 @@ int vfit_disk_counter(const char *path, const char *name, uint64_t value, struct
 	static uint8_t payload[VFIT_REC_PAYLOAD_MAX];
 	struct vfit_disk_img d;
 	uint32_t len;
-	char *tmp;
+	struct vfit_out tmp;
 	int fd, r = -1;
 
 	if (vfit_disk_open(&d, path, O_RDONLY, e))
@@ -249,10 +249,10 @@ int vfit_disk_counter(const char *path, const char *name, uint64_t value, struct
 	if (fd < 0)
 		goto out;
 	if (vfit_disk_rec_store(&d, fd, P_COUNTERS, 0, VFIT_REC_COUNTERS, &rec, payload, len, e)) {
-		vfit_disk_tmp_abort(fd, tmp);
+		vfit_disk_tmp_abort(fd, &tmp);
 		goto out;
 	}
-	r = vfit_disk_tmp_commit(fd, tmp, path, e);
+	r = vfit_disk_tmp_commit(fd, &tmp, e);
 out:
 	close(d.fd);
 	return r;

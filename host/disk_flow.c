@@ -261,7 +261,7 @@ int vfit_disk_update(const char *path, const char *rom, char *const fits[], unsi
 	const void *fit[VFIT_BOOT_MAX_STAGES] = { 0 };
 	size_t len[VFIT_BOOT_MAX_STAGES] = { 0 };
 	unsigned int mapped = 0, i;
-	char *tmp = NULL;
+	struct vfit_out tmp;
 	int r = -1;
 
 	if (!n || n > VFIT_BOOT_MAX_STAGES)
@@ -280,10 +280,10 @@ int vfit_disk_update(const char *path, const char *rom, char *const fits[], unsi
 	if (v.fd < 0)
 		goto out;
 	if (stores_ok(&v, e) || run_update(&v, fit, len, n, e)) {
-		vfit_disk_tmp_abort(v.fd, tmp);
+		vfit_disk_tmp_abort(v.fd, &tmp);
 		goto out;
 	}
-	r = vfit_disk_tmp_commit(v.fd, tmp, path, e);
+	r = vfit_disk_tmp_commit(v.fd, &tmp, e);
 out:
 	for (i = 0; i < mapped; i++)
 		vfit_file_unmap(fit[i], len[i]);
@@ -301,7 +301,7 @@ int vfit_disk_mark_good(const char *path, struct vfit_err *e)
 	struct vfit_disk_img d;
 	struct vfit_err ignored = { 0 };
 	uint8_t payload[VFIT_CONFIRM_SIZE];
-	char *tmp;
+	struct vfit_out tmp;
 	int fd, r = -1;
 
 	if (vfit_disk_open(&d, path, O_RDONLY, e))
@@ -334,10 +334,10 @@ int vfit_disk_mark_good(const char *path, struct vfit_err *e)
 		goto out;
 	if (vfit_disk_rec_store(&d, fd, P_STATE, VFIT_CONFIRM_AT, VFIT_REC_CONFIRM, &conf, payload,
 				sizeof(payload), e)) {
-		vfit_disk_tmp_abort(fd, tmp);
+		vfit_disk_tmp_abort(fd, &tmp);
 		goto out;
 	}
-	r = vfit_disk_tmp_commit(fd, tmp, path, e);
+	r = vfit_disk_tmp_commit(fd, &tmp, e);
 	if (!r)
 		printf("mark-good: slot %c (booted at state %u) is confirmed at the next boot, "
 		       "which verifies it again and advances its rollback counters\n",

@@ -48,61 +48,33 @@ static int copy_sparse(int in, int out, uint64_t size)
 	return ftruncate(out, (off_t)size);
 }
 
-/* Opens a temporary sibling of path; with src >= 0 it starts as a copy of it. */
-int vfit_disk_tmp_open(const char *path, int src, uint64_t size, char **tmp, struct vfit_err *e)
+/* The atomic writer's temporary file (host/fdtfile.c); with src >= 0 it starts as a copy of it. */
+int vfit_disk_tmp_open(const char *path, int src, uint64_t size, struct vfit_out *tmp,
+		       struct vfit_err *e)
 {
-	struct stat st;
 	int fd;
 
-	if (asprintf(tmp, "%s.XXXXXX", path) < 0)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
-	fd = mkstemp(*tmp);
-	if (fd < 0) {
-		vfit_disk_io_err(e, *tmp, "create");
-		free(*tmp);
-		*tmp = NULL;
+	memset(tmp, 0, sizeof(*tmp));
+	fd = vfit_out_open(tmp, path, e);
+	if (fd < 0)
 		return -1;
-	}
-	if (src < 0) {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		st.st_mode = 0666 & ~mask;
-	} else if (fstat(src, &st)) {
-		st.st_mode = 0600;
-	}
-	if (fchmod(fd, st.st_mode & 07777) ||
-	    (src >= 0 ? copy_sparse(src, fd, size) : ftruncate(fd, (off_t)size))) {
-		vfit_disk_io_err(e, *tmp, "write");
-		close(fd);
-		unlink(*tmp);
-		free(*tmp);
-		*tmp = NULL;
+	if (src >= 0 ? copy_sparse(src, fd, size) : ftruncate(fd, (off_t)size)) {
+		vfit_disk_io_err(e, tmp->tmp, "write");
+		vfit_disk_tmp_abort(fd, tmp);
 		return -1;
 	}
 	return fd;
 }
 
-int vfit_disk_tmp_commit(int fd, char *tmp, const char *path, struct vfit_err *e)
+int vfit_disk_tmp_commit(int fd, struct vfit_out *tmp, struct vfit_err *e)
 {
-	int r = 0;
-
-	if (fsync(fd) || close(fd) || rename(tmp, path)) {
-		r = vfit_disk_io_err(e, path, "replace");
-		unlink(tmp);
-	} else if (vfit_sync_dir(path)) {
-		/* Renamed, but the directory entry may not survive a power cut yet. */
-		r = vfit_disk_io_err(e, path, "sync the directory of");
-	}
-	free(tmp);
-	return r;
+	return vfit_out_close(tmp, fd, e) || vfit_out_commit(tmp, e) ? -1 : 0;
 }
 
-void vfit_disk_tmp_abort(int fd, char *tmp)
+void vfit_disk_tmp_abort(int fd, struct vfit_out *tmp)
 {
 	close(fd);
-	unlink(tmp);
-	free(tmp);
+	vfit_out_discard(tmp);
 }
 
 /* ---- open an existing disk ---- */

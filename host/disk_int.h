@@ -45,13 +45,14 @@ int vfit_disk_open(struct vfit_disk_img *d, const char *path, int flags, struct 
 uint64_t vfit_disk_part_bytes(const struct vfit_part *p);
 
 /*
- * Atomic replacement: a temporary sibling of path (a sparse copy of src
- * when src >= 0) is changed, then committed (synced, renamed over path)
- * or aborted.
+ * Atomic replacement through the host's one writer (vfit_out): a
+ * temporary sibling of path (a sparse copy of src when src >= 0) is
+ * changed, then committed (synced, renamed over path) or aborted.
  */
-int vfit_disk_tmp_open(const char *path, int src, uint64_t size, char **tmp, struct vfit_err *e);
-int vfit_disk_tmp_commit(int fd, char *tmp, const char *path, struct vfit_err *e);
-void vfit_disk_tmp_abort(int fd, char *tmp);
+int vfit_disk_tmp_open(const char *path, int src, uint64_t size, struct vfit_out *tmp,
+		       struct vfit_err *e);
+int vfit_disk_tmp_commit(int fd, struct vfit_out *tmp, struct vfit_err *e);
+void vfit_disk_tmp_abort(int fd, struct vfit_out *tmp);
 
 /*
  * The record of kind at byte off of partition p, read through fd (the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * An .its compiled by dtc as mkimage runs it.
+ * dtc's command line as mkimage builds it, and dtc run on it.
  *
  * mkimage runs `dtc <opts> -o <out> <its>` through the shell (opts
  * default "-I dts -O dtb -p 500", -D replaces them).  vfit runs dtc
@@ -11,8 +11,7 @@
  * resolves /incbin/ and /include/ paths relative to the directory of the
  * file that names them, then the -i directories in order.  The output
  * goes to a pipe instead of a temporary file, so the blob is read once,
- * straight into the buffer that is then signed and written.  Large
- * /incbin/ payloads skip dtc altogether (host/incbin.c).
+ * straight into the buffer that is then signed and written.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -207,55 +206,4 @@ int vfit_dtc_run(const char *what, const struct vfit_dtc_cmd *c, int errfd, char
 				    st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
 	}
 	return 0;
-}
-
-/* Copies dtc's diagnostics to stderr; 1 if dtc could not open a file the source names. */
-static int forward_stderr(FILE *errf)
-{
-	char line[1024];
-	int missing = 0;
-
-	rewind(errf);
-	while (fgets(line, sizeof(line), errf)) {
-		fputs(line, stderr);
-		if (strstr(line, "Couldn't open \""))
-			missing = 1;
-	}
-	return missing;
-}
-
-int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
-		     struct vfit_err *e)
-{
-	struct vfit_err dtc_e = { 0 };
-	struct vfit_dtc_cmd cmd = { 0 };
-	FILE *errf;
-	char *src, *data;
-	size_t len;
-	int r, missing;
-
-	if (vfit_file_read(its, 0, &src, &len, e))
-		return -1;
-	r = memchr(src, 0, len) ? 1 : vfit_incbin_compile(its, src, len, dtc_opts, out, e);
-	free(src);
-	if (r <= 0)
-		return r;
-	errf = tmpfile();
-	if (!errf)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: tmpfile: %s", its, strerror(errno));
-	if (vfit_dtc_cmd_make(&cmd, dtc_opts, NULL, its, e)) {
-		fclose(errf);
-		return -1;
-	}
-	r = vfit_dtc_run(its, &cmd, fileno(errf), &data, &len, &dtc_e);
-	vfit_dtc_cmd_free(&cmd);
-	missing = forward_stderr(errf);
-	fclose(errf);
-	/* A missing input is an I/O error (exit 2), as for every other input file. */
-	if (r && missing && dtc_e.status == VFIT_EXIT_REJECT)
-		return vfit_err_set(e, VFIT_EXIT_USAGE,
-				    "%s: dtc cannot open a file it names (/incbin/ or /include/)", its);
-	if (r)
-		return vfit_err_set(e, dtc_e.status, "%s", dtc_e.msg);
-	return vfit_fdtbuf_adopt(out, data, len, len + VFIT_FIT_SLACK, its, e);
 }

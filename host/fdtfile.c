@@ -347,10 +347,9 @@ static int tmp_name(struct vfit_out *o, const char *path)
 	return ok ? 0 : -1;
 }
 
-int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
-		   uint64_t size, struct vfit_err *e)
+int vfit_out_open(struct vfit_out *o, const char *path, struct vfit_err *e)
 {
-	int fd, i, err;
+	int fd, err;
 
 	o->tmp = NULL;
 	if (tmp_name(o, path)) {
@@ -373,24 +372,43 @@ int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *
 		vfit_out_discard(o);
 		return -1;
 	}
-	if (fchmod(fd, target_mode(o)))
-		goto io;
-	for (i = 0; i < nseg; i++)
-		if (vfit_write_full(fd, seg[i].p, seg[i].len, seg[i].off))
-			goto io;
-	if (ftruncate(fd, (off_t)size) || fsync(fd))
-		goto io;
-	if (close(fd)) {
-		fd = -1;
-		goto io;
+	if (fchmod(fd, target_mode(o))) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", path, strerror(errno));
+		close(fd);
+		vfit_out_discard(o);
+		return -1;
+	}
+	return fd;
+}
+
+int vfit_out_close(struct vfit_out *o, int fd, struct vfit_err *e)
+{
+	if (fsync(fd) || close(fd)) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", o->path, strerror(errno));
+		vfit_out_discard(o);
+		return -1;
 	}
 	if (o->durable)
 		o->durable(o->arg);
 	return 0;
+}
+
+int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
+		   uint64_t size, struct vfit_err *e)
+{
+	int fd = vfit_out_open(o, path, e), i;
+
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < nseg; i++)
+		if (vfit_write_full(fd, seg[i].p, seg[i].len, seg[i].off))
+			goto io;
+	if (ftruncate(fd, (off_t)size))
+		goto io;
+	return vfit_out_close(o, fd, e);
 io:
 	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
+	close(fd);
 	vfit_out_discard(o);
 	return -1;
 }

@@ -326,6 +326,8 @@ static int fill_marks(struct vfit_fdtbuf *out, struct bypass *b, struct vfit_err
 			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", b->path[best], fdt_strerror(r));
 		if (vfit_read_exact(b->path[best], dst, b->size[best], e))
 			return -1;
+		/* dtc pads a value with zeros; the resize left whatever its splice moved there. */
+		memset((char *)dst + b->size[best], 0, (4 - b->size[best] % 4) % 4);
 	}
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * vfit keygen: the files mkimage looks for (fit-signature.md §4.1), made
+ * vfit keygen: the files mkimage looks for (docs/fit-format.md §4.1), made
  * with OpenSSL 3's EVP interface.  RSA: DIR/NAME.key (PEM private key, mode
  * 0600) and DIR/NAME.crt (self-signed X.509, CN=NAME), mkimage's source of
  * the public key.  ECDSA: DIR/NAME.pem only (PKCS#8 PEM, 0600; mkimage

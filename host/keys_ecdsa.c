@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ECDSA public keys (fit-signature.md §4.3): the affine point of an OpenSSL
- * key, and the control-DTB key node `mkimage -K` writes for it.
+ * ECDSA public keys (docs/fit-format.md §4.3): the affine point of an
+ * OpenSSL key, and the control-DTB key node `mkimage -K` writes for it.
  */
 #include <string.h>
 

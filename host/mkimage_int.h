@@ -2,7 +2,7 @@
 /*
  * Internal interfaces of the host library: files (host/fdtfile.c, also
  * used by keygen.c and the counter stores) and the mkimage passes
- * (dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
+ * (its.c, dtc.c, incbin.c, fit_auto.c, verity.c, extdata.c, fit_hash.c,
  * sign_keys.c, sign.c, fit_conf.c, mkimage.c, list.c, legacy.c).  Not
  * installed.
  */
@@ -87,6 +87,14 @@ struct vfit_out {
 };
 int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
 		   uint64_t size, struct vfit_err *e);
+/*
+ * vfit_out_write() in two steps, for a writer that fills the temporary
+ * file itself (the disk image's sparse copy): vfit_out_open() creates it
+ * and returns its descriptor, vfit_out_close() fsyncs and closes it; each
+ * discards o on failure.  Then vfit_out_commit() or vfit_out_discard().
+ */
+int vfit_out_open(struct vfit_out *o, const char *path, struct vfit_err *e);
+int vfit_out_close(struct vfit_out *o, int fd, struct vfit_err *e);
 int vfit_out_commit(struct vfit_out *o, struct vfit_err *e);
 void vfit_out_discard(struct vfit_out *o);
 /* vfit_out_write() of len bytes at data, then vfit_out_commit(). */
@@ -167,12 +175,12 @@ int vfit_fit_index_parent(const struct vfit_fit_index *ix, int off);
 /* The node's path; -1 if it does not fit in size. */
 int vfit_fit_index_path(const struct vfit_fit_index *ix, int off, char *buf, size_t size);
 
-/* ---- sources (host/dtc.c, incbin.c, fit_auto.c) ------------------------- */
+/* ---- sources (host/its.c, dtc.c, incbin.c, fit_auto.c) ------------------ */
 
 /* Room left after a compiled FIT for hash values and signatures. */
 #define VFIT_FIT_SLACK (64 * 1024)
 
-/* dtc as mkimage runs it (but without a shell); output read from a pipe. */
+/* The .its compiled as mkimage does (host/its.c), dtc run without a shell. */
 int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
 		     struct vfit_err *e);
 

@@ -218,8 +218,9 @@ static int sim_decompress(void *plat, enum vfit_boot_comp comp, const void *src,
 			  void *dst, size_t cap, size_t *out)
 {
 	(void)plat;
-	return vfit_decompress(comp == VFIT_BOOT_COMP_GZIP ? VFIT_COMP_GZIP : VFIT_COMP_LZ4, src,
-			       len, dst, cap, out) ? -1 : 0;
+	return vfit_decompress(comp == VFIT_BOOT_COMP_GZIP ? VFIT_COMP_GZIP :
+			       comp == VFIT_BOOT_COMP_LZ4 ? VFIT_COMP_LZ4 : VFIT_COMP_UNKNOWN,
+			       src, len, dst, cap, out) ? -1 : 0;
 }
 
 static uint64_t sim_now(void *plat)

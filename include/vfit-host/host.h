@@ -74,7 +74,7 @@ int vfit_rsa_keynode_write(void *fdt, const char *name, const struct vfit_rsa_pu
 
 /* ---- ECDSA keys (host/keys_ecdsa.c) ----------------------------------- */
 
-/* An ECDSA public key as the key node holds it (fit-signature.md §4.3). */
+/* An ECDSA public key as the key node holds it (docs/fit-format.md §4.3). */
 struct vfit_ecdsa_pub {
 	enum vfit_ec_curve curve;
 	const char *curve_name;                 /* ecdsa,curve: "prime256v1", "secp384r1" */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ECDSA signature verification over NIST P-256 and P-384 (fit-signature.md
+ * ECDSA signature verification over NIST P-256 and P-384 (docs/fit-format.md
  * §4.3, §5.5): the key is the affine point of a control-DTB key node
  * (ecdsa,x-point / ecdsa,y-point), the signature FIT's raw r || s.
  * A key is checked once, when it is loaded; vfit_ecdsa_verify() trusts a

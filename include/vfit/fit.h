@@ -173,6 +173,9 @@ enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_dia
 /* The `required` value of a key node of a control FDT that passed vfit_control_check(). */
 enum vfit_required vfit_key_required(const void *ctl, int key_node);
 
+/* A key's name for reports: its key-name-hint, else its node's name (NULL for a bad offset). */
+const char *vfit_key_name(const void *ctl, int key_node);
+
 /*
  * Loads the key at key_node for a signature whose algo property is
  * (algo, algo_len), if the key serves it (else VFIT_ERR_KEY_ALGO): an RSA

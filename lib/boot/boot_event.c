@@ -100,18 +100,6 @@ void vfit_ev_str(char *dst, size_t cap, const char *s)
 	dst[n] = 0;
 }
 
-/* A key's name for reports: its key-name-hint, else the node name. */
-static const char *key_name(const void *ctl, int key)
-{
-	const char *hint;
-	int len;
-
-	hint = fdt_getprop(ctl, key, "key-name-hint", &len);
-	if (hint && len > 0 && !hint[len - 1])
-		return hint;
-	return fdt_get_name(ctl, key, NULL);
-}
-
 /* The required key that verified the configuration, NULL if none did. */
 static const char *conf_key(const struct vfit_verify_result *res)
 {
@@ -134,6 +122,6 @@ void vfit_ev_verdict(struct vfit_boot_verdict *v, const struct vfit_verify_resul
 	vfit_ev_str(v->prop, sizeof(v->prop), res->err_prop);
 	vfit_ev_str(v->conf, sizeof(v->conf), v->has_conf ? res->conf : NULL);
 	vfit_ev_str(v->key, sizeof(v->key),
-		    res->result ? (res->err_key >= 0 ? key_name(ctl, res->err_key) : NULL) :
+		    res->result ? (res->err_key >= 0 ? vfit_key_name(ctl, res->err_key) : NULL) :
 				  conf_key(res));
 }

@@ -313,23 +313,6 @@ static void load_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 	}
 }
 
-/* Reasons of one fixed text. */
-static const char *fixed(enum vfit_boot_why why)
-{
-	switch (why) {
-	case VFIT_WHY_MARKED_BAD: return "marked bad by an earlier boot";
-	case VFIT_WHY_NO_ATTEMPTS: return "no boot attempts left (never confirmed with mark-good)";
-	case VFIT_WHY_TRIAL_UNCOUNTED: return "state write failed, trial boot not counted";
-	case VFIT_WHY_NO_FIT: return "no FIT stored";
-	case VFIT_WHY_FIT_TOO_BIG: return "FIT larger than the staging area";
-	case VFIT_WHY_READ_ERROR: return "read error";
-	case VFIT_WHY_NO_RECOVERY_KEY: return "no key-recovery in the ROM control DTB";
-	case VFIT_WHY_NO_KERNEL: return "configuration has no kernel";
-	case VFIT_WHY_MEASURE: return "measurement failed (PCR extend or event log): not started";
-	default: return vfit_boot_why_to_string(why);
-	}
-}
-
 /* The text after "slot A stage 2: " of a reason about a chain. */
 static void chain_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 {
@@ -370,7 +353,7 @@ static void chain_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		vfit_line_str(l, " stages");
 		return;
 	default:
-		vfit_line_str(l, fixed((enum vfit_boot_why)ev->why));
+		vfit_line_str(l, vfit_boot_why_sentence((enum vfit_boot_why)ev->why));
 	}
 }
 

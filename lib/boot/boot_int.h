@@ -59,6 +59,9 @@ void vfit_ev_str(char *dst, size_t cap, const char *s);
 void vfit_ev_verdict(struct vfit_boot_verdict *v, const struct vfit_verify_result *res,
 		     const void *ctl);
 
+/* A reason as a report line says it: vfit_boot_why_to_string() or more (boot_names.c). */
+const char *vfit_boot_why_sentence(enum vfit_boot_why w);
+
 /* ---- console lines (boot_line.c, used by the formatter) ----------------------- */
 
 /*

@@ -13,6 +13,7 @@
 
 #include <libfdt.h>
 
+#include "vfit/decomp.h"
 #include "boot_int.h"
 #include "vfit/cipher.h"
 
@@ -147,12 +148,14 @@ static void why_image(struct vfit_boot_event *why, const struct vfit_image *img,
 	vfit_ev_str(why->other, sizeof(why->other), img->compression);
 }
 
+/* Whether c names a compression; *kind is 0 when no decompressor reads it (lib/decomp's table). */
 static bool comp_kind(const char *c, enum vfit_boot_comp *kind)
 {
-	if (!c || !strcmp(c, "none"))
-		return false;
-	*kind = !strcmp(c, "gzip") ? VFIT_BOOT_COMP_GZIP : VFIT_BOOT_COMP_LZ4;
-	return true;
+	enum vfit_comp k = vfit_comp_kind(c);
+
+	*kind = k == VFIT_COMP_GZIP ? VFIT_BOOT_COMP_GZIP :
+		k == VFIT_COMP_LZ4 ? VFIT_BOOT_COMP_LZ4 : (enum vfit_boot_comp)0;
+	return k != VFIT_COMP_NONE;
 }
 
 /*
@@ -245,8 +248,7 @@ bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 			why_image(why, img, VFIT_WHY_CIPHER_COMPRESSED);
 			return false;
 		}
-		if (strcmp(img->prop, "kernel") ||
-		    (strcmp(img->compression, "gzip") && strcmp(img->compression, "lz4"))) {
+		if (strcmp(img->prop, "kernel") || !kind) {
 			why_image(why, img, VFIT_WHY_COMPRESSION);
 			return false;
 		}

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Names of the boot flow's enums, for logs and reports (as libavb's *_to_string). */
+#include <stdbool.h>
+
 #include "vfit/boot.h"
+#include "boot_int.h"
 
 const char *vfit_boot_outcome_to_string(enum vfit_boot_outcome o)
 {
@@ -23,17 +26,27 @@ const char *vfit_boot_result_to_string(enum vfit_boot_result r)
 	return "unknown result";
 }
 
-const char *vfit_boot_why_to_string(enum vfit_boot_why w)
+/*
+ * Each reason's name and, where a report line says more, its sentence
+ * (boot_fmt.c's line about a chain): both wordings in one place.
+ */
+static const char *why_text(enum vfit_boot_why w, bool sentence)
 {
 	switch (w) {
 	case VFIT_WHY_NONE: return "none";
 	case VFIT_WHY_LAYOUT: return "RAM layout or platform ops unusable";
 	case VFIT_WHY_ROM: return "ROM control DTB missing or malformed";
-	case VFIT_WHY_MARKED_BAD: return "marked bad";
-	case VFIT_WHY_NO_ATTEMPTS: return "no attempts left";
-	case VFIT_WHY_TRIAL_UNCOUNTED: return "trial not counted";
-	case VFIT_WHY_NO_FIT: return "no FIT";
-	case VFIT_WHY_FIT_TOO_BIG: return "FIT too big";
+	case VFIT_WHY_MARKED_BAD: return sentence ? "marked bad by an earlier boot" : "marked bad";
+	case VFIT_WHY_NO_ATTEMPTS:
+		return sentence ? "no boot attempts left (never confirmed with mark-good)" :
+				  "no attempts left";
+	case VFIT_WHY_TRIAL_UNCOUNTED:
+		return sentence ? "state write failed, trial boot not counted" :
+				  "trial not counted";
+	case VFIT_WHY_NO_FIT: return sentence ? "no FIT stored" : "no FIT";
+	case VFIT_WHY_FIT_TOO_BIG:
+		return sentence ? "FIT larger than the staging area" :
+				  "FIT too big";
 	case VFIT_WHY_READ_ERROR: return "read error";
 	case VFIT_WHY_VERIFY: return "verification failed";
 	case VFIT_WHY_ROLLBACK_NAME: return "rollback-counter malformed";
@@ -53,8 +66,10 @@ const char *vfit_boot_why_to_string(enum vfit_boot_why w)
 	case VFIT_WHY_COMPRESSION: return "compression not supported";
 	case VFIT_WHY_DECOMPRESS: return "decompression failed";
 	case VFIT_WHY_CHAIN_TOO_LONG: return "chain too long";
-	case VFIT_WHY_NO_RECOVERY_KEY: return "no recovery key";
-	case VFIT_WHY_NO_KERNEL: return "no kernel";
+	case VFIT_WHY_NO_RECOVERY_KEY:
+		return sentence ? "no key-recovery in the ROM control DTB" :
+				  "no recovery key";
+	case VFIT_WHY_NO_KERNEL: return sentence ? "configuration has no kernel" : "no kernel";
 	case VFIT_WHY_NOTHING_VERIFIED: return "nothing verified";
 	case VFIT_WHY_NOT_BOOTED: return "no slot booted";
 	case VFIT_WHY_BOOTED_BAD: return "booted slot marked bad";
@@ -68,7 +83,9 @@ const char *vfit_boot_why_to_string(enum vfit_boot_why w)
 	case VFIT_WHY_WRITE: return "stage write failed";
 	case VFIT_WHY_COUNTER_ADVANCE: return "counter advance failed";
 	case VFIT_WHY_CHAIN_CHANGED: return "chain is not the one booted";
-	case VFIT_WHY_MEASURE: return "measurement failed";
+	case VFIT_WHY_MEASURE:
+		return sentence ? "measurement failed (PCR extend or event log): not started" :
+				  "measurement failed";
 	case VFIT_WHY_TPM_ABSENT: return "TPM declared but absent";
 	case VFIT_WHY_TPM_TIMEOUT: return "TPM not answering";
 	case VFIT_WHY_TPM_GARBAGE: return "TPM answer malformed";
@@ -84,6 +101,16 @@ const char *vfit_boot_why_to_string(enum vfit_boot_why w)
 	case VFIT_WHY_CIPHER_COMPRESSED: return "encrypted and compressed";
 	}
 	return "unknown reason";
+}
+
+const char *vfit_boot_why_to_string(enum vfit_boot_why w)
+{
+	return why_text(w, false);
+}
+
+const char *vfit_boot_why_sentence(enum vfit_boot_why w)
+{
+	return why_text(w, true);
 }
 
 const char *vfit_io_to_string(enum vfit_io io)

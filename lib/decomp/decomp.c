@@ -1,19 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Dispatch on the FIT compression name. */
-#include <string.h>
-
+/* Dispatch on the kind of stream (the FIT names for them: comp_kind.c). */
 #include "vfit/decomp.h"
-
-enum vfit_comp vfit_comp_kind(const char *c)
-{
-	if (!c || !strcmp(c, "none"))
-		return VFIT_COMP_NONE;
-	if (!strcmp(c, "gzip"))
-		return VFIT_COMP_GZIP;
-	if (!strcmp(c, "lz4"))
-		return VFIT_COMP_LZ4;
-	return VFIT_COMP_UNKNOWN;
-}
 
 enum vfit_decomp_result vfit_decompress(enum vfit_comp kind, const void *src, size_t len,
 					void *dst, size_t cap, size_t *out)

@@ -13,6 +13,7 @@
 
 #include "vfit/decomp.h"
 #include "vfit/hash.h"
+#include "../byteorder.h"
 
 #define FAST_BITS 10
 #define MAX_BITS 15
@@ -41,13 +42,6 @@ struct inflate {
 	size_t cap, pos;
 	struct huff lit, dist;
 };
-
-static uint64_t ld_le64(const uint8_t *p)
-{
-	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 | (uint64_t)p[5] << 40 |
-	       (uint64_t)p[6] << 48 | (uint64_t)p[7] << 56;
-}
 
 /*
  * Tops the buffer up to 56..63 bits.  With 8 input bytes left, one 64-bit
@@ -442,11 +436,6 @@ static int skip_str(const uint8_t *p, size_t len, size_t *at)
 	return 0;
 }
 
-static uint32_t rd32le(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 enum vfit_decomp_result vfit_gunzip(const void *src, size_t len, void *dst, size_t cap,
 				    size_t *out)
 {
@@ -478,8 +467,8 @@ enum vfit_decomp_result vfit_gunzip(const void *src, size_t len, void *dst, size
 		return r;
 	/* The trailer right after the last block, then nothing. */
 	at += used;
-	if (len - at != 8 || rd32le(p + at) != gz_crc32(0, dst, n) ||
-	    rd32le(p + at + 4) != (uint32_t)n)
+	if (len - at != 8 || ld_le32(p + at) != gz_crc32(0, dst, n) ||
+	    ld_le32(p + at + 4) != (uint32_t)n)
 		return VFIT_DECOMP_ERR_DATA;
 	*out = n;
 	return VFIT_DECOMP_OK;

@@ -10,16 +10,12 @@
 #include <string.h>
 
 #include "vfit/decomp.h"
+#include "../byteorder.h"
 
 #define FRAME_MAGIC 0x184d2204u
 #define LEGACY_MAGIC 0x184c2102u
 #define LEGACY_BLOCK (8u << 20)
 #define MIN_MATCH 4u
-
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 static uint32_t rotl(uint32_t v, unsigned int r)
 {
@@ -41,10 +37,10 @@ uint32_t vfit_xxh32(const void *src, size_t n, uint32_t seed)
 		uint32_t v1 = seed + P1 + P2, v2 = seed + P2, v3 = seed, v4 = seed - P1;
 
 		for (; end - p >= 16; p += 16) {
-			v1 = rotl(v1 + rd32(p) * P2, 13) * P1;
-			v2 = rotl(v2 + rd32(p + 4) * P2, 13) * P1;
-			v3 = rotl(v3 + rd32(p + 8) * P2, 13) * P1;
-			v4 = rotl(v4 + rd32(p + 12) * P2, 13) * P1;
+			v1 = rotl(v1 + ld_le32(p) * P2, 13) * P1;
+			v2 = rotl(v2 + ld_le32(p + 4) * P2, 13) * P1;
+			v3 = rotl(v3 + ld_le32(p + 8) * P2, 13) * P1;
+			v4 = rotl(v4 + ld_le32(p + 12) * P2, 13) * P1;
 		}
 		h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
 	} else {
@@ -52,7 +48,7 @@ uint32_t vfit_xxh32(const void *src, size_t n, uint32_t seed)
 	}
 	h += (uint32_t)n;
 	for (; end - p >= 4; p += 4)
-		h = rotl(h + rd32(p) * P3, 17) * P4;
+		h = rotl(h + ld_le32(p) * P3, 17) * P4;
 	for (; p < end; p++)
 		h = rotl(h + *p * P5, 11) * P1;
 	h ^= h >> 15;
@@ -192,7 +188,7 @@ static enum vfit_decomp_result frame(const uint8_t *p, size_t len, uint8_t *dst,
 	if ((size_t)(end - desc) < dlen + 1)
 		return VFIT_DECOMP_ERR_DATA;
 	if (flg & F_SIZE)
-		size = (uint64_t)rd32(desc + 2) | (uint64_t)rd32(desc + 6) << 32;
+		size = (uint64_t)ld_le32(desc + 2) | (uint64_t)ld_le32(desc + 6) << 32;
 	if (desc[dlen] != (uint8_t)(vfit_xxh32(desc, dlen, 0) >> 8))
 		return VFIT_DECOMP_ERR_DATA;
 	p = desc + dlen + 1;
@@ -203,7 +199,7 @@ static enum vfit_decomp_result frame(const uint8_t *p, size_t len, uint8_t *dst,
 
 		if (end - p < 4)
 			return VFIT_DECOMP_ERR_DATA;
-		bsize = rd32(p);
+		bsize = ld_le32(p);
 		p += 4;
 		if (!bsize)
 			break;
@@ -214,14 +210,14 @@ static enum vfit_decomp_result frame(const uint8_t *p, size_t len, uint8_t *dst,
 		if (r)
 			return r;
 		if (flg & F_BLOCK_SUM) {
-			if ((size_t)(end - p - n) < 4 || rd32(p + n) != vfit_xxh32(p, n, 0))
+			if ((size_t)(end - p - n) < 4 || ld_le32(p + n) != vfit_xxh32(p, n, 0))
 				return VFIT_DECOMP_ERR_DATA;
 			n += 4;
 		}
 		p += n;
 	}
 	if (flg & F_SUM) {
-		if (end - p < 4 || rd32(p) != vfit_xxh32(dst, pos, 0))
+		if (end - p < 4 || ld_le32(p) != vfit_xxh32(dst, pos, 0))
 			return VFIT_DECOMP_ERR_DATA;
 		p += 4;
 	}
@@ -247,7 +243,7 @@ static enum vfit_decomp_result legacy(const uint8_t *p, size_t len, uint8_t *dst
 
 		if (end - p < 4)
 			return VFIT_DECOMP_ERR_DATA;
-		n = rd32(p);
+		n = ld_le32(p);
 		p += 4;
 		if (n == LEGACY_MAGIC)
 			continue;   /* concatenated streams */
@@ -275,9 +271,9 @@ enum vfit_decomp_result vfit_unlz4(const void *src, size_t len, void *dst, size_
 
 	if (len < 4)
 		return VFIT_DECOMP_ERR_DATA;
-	if (rd32(p) == FRAME_MAGIC)
+	if (ld_le32(p) == FRAME_MAGIC)
 		return frame(p, len, dst, cap, out);
-	if (rd32(p) == LEGACY_MAGIC)
+	if (ld_le32(p) == LEGACY_MAGIC)
 		return legacy(p, len, dst, cap, out);
 	return VFIT_DECOMP_ERR_DATA;
 }

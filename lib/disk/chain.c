@@ -16,15 +16,15 @@ enum vfit_disk_result vfit_chain_decode(const uint8_t *sec, uint64_t part_bytes,
 	uint64_t next = VFIT_DISK_SECTOR;
 	uint32_t i;
 
-	if (!VFIT_HAVE_CRC32 || memcmp(sec, CHAIN_MAGIC, 8) || le32(sec + 8) != CHAIN_VERSION ||
-	    le32(sec + CHAIN_CRC_AT) != disk_crc32(0, sec, CHAIN_CRC_AT))
+	if (!VFIT_HAVE_CRC32 || memcmp(sec, CHAIN_MAGIC, 8) || ld_le32(sec + 8) != CHAIN_VERSION ||
+	    ld_le32(sec + CHAIN_CRC_AT) != disk_crc32(0, sec, CHAIN_CRC_AT))
 		return VFIT_DISK_BAD;
-	c->count = le32(sec + 12);
+	c->count = ld_le32(sec + 12);
 	if (c->count > VFIT_CHAIN_MAX)
 		return VFIT_DISK_BAD;
 	for (i = 0; i < VFIT_CHAIN_MAX; i++) {
-		c->offset[i] = le64(sec + 16 + 16 * i);
-		c->size[i] = le64(sec + 24 + 16 * i);
+		c->offset[i] = ld_le64(sec + 16 + 16 * i);
+		c->size[i] = ld_le64(sec + 24 + 16 * i);
 		if (i >= c->count) {
 			if (c->offset[i] || c->size[i])
 				return VFIT_DISK_BAD;
@@ -45,11 +45,11 @@ void vfit_chain_encode(const struct vfit_chain *c, uint8_t *sec)
 
 	memset(sec, 0, VFIT_DISK_SECTOR);
 	memcpy(sec, CHAIN_MAGIC, 8);
-	put_le32(sec + 8, CHAIN_VERSION);
-	put_le32(sec + 12, c->count);
+	st_le32(sec + 8, CHAIN_VERSION);
+	st_le32(sec + 12, c->count);
 	for (i = 0; i < c->count && i < VFIT_CHAIN_MAX; i++) {
-		put_le64(sec + 16 + 16 * i, c->offset[i]);
-		put_le64(sec + 24 + 16 * i, c->size[i]);
+		st_le64(sec + 16 + 16 * i, c->offset[i]);
+		st_le64(sec + 24 + 16 * i, c->size[i]);
 	}
-	put_le32(sec + CHAIN_CRC_AT, disk_crc32(0, sec, CHAIN_CRC_AT));
+	st_le32(sec + CHAIN_CRC_AT, disk_crc32(0, sec, CHAIN_CRC_AT));
 }

@@ -8,15 +8,15 @@ enum vfit_disk_result vfit_confirm_decode(const uint8_t *payload, uint32_t len,
 {
 	if (!len)
 		return VFIT_DISK_ABSENT;
-	if (len != VFIT_CONFIRM_SIZE || le32(payload) > 1)
+	if (len != VFIT_CONFIRM_SIZE || ld_le32(payload) > 1)
 		return VFIT_DISK_BAD;
-	c->slot = le32(payload);
-	c->seq = le32(payload + 4);
+	c->slot = ld_le32(payload);
+	c->seq = ld_le32(payload + 4);
 	return VFIT_DISK_OK;
 }
 
 void vfit_confirm_encode(const struct vfit_confirm *c, uint8_t out[VFIT_CONFIRM_SIZE])
 {
-	put_le32(out, c->slot);
-	put_le32(out + 4, c->seq);
+	st_le32(out, c->slot);
+	st_le32(out + 4, c->seq);
 }

@@ -57,7 +57,7 @@ enum vfit_disk_result vfit_ctr_get(const uint8_t *payload, uint32_t len, const c
 		return VFIT_DISK_BAD;
 	for (i = 0; i < len; i += VFIT_DISK_CTR_ENTRY)
 		if (name_eq(payload + i, name)) {
-			*value = le64(payload + i + VFIT_DISK_CTR_NAME);
+			*value = ld_le64(payload + i + VFIT_DISK_CTR_NAME);
 			return VFIT_DISK_OK;
 		}
 	return VFIT_DISK_ABSENT;
@@ -74,7 +74,7 @@ enum vfit_disk_result vfit_ctr_set(uint8_t *payload, uint32_t *len, uint32_t cap
 		return VFIT_DISK_BAD;
 	for (i = 0; i < *len; i += VFIT_DISK_CTR_ENTRY)
 		if (name_eq(payload + i, name)) {
-			put_le64(payload + i + VFIT_DISK_CTR_NAME, value);
+			st_le64(payload + i + VFIT_DISK_CTR_NAME, value);
 			return VFIT_DISK_OK;
 		}
 	if (n >= VFIT_DISK_CTR_NAME)
@@ -86,7 +86,7 @@ enum vfit_disk_result vfit_ctr_set(uint8_t *payload, uint32_t *len, uint32_t cap
 	memcpy(e, name, n);
 	if (!name_field_ok(e))
 		return VFIT_DISK_BAD;
-	put_le64(e + VFIT_DISK_CTR_NAME, value);
+	st_le64(e + VFIT_DISK_CTR_NAME, value);
 	*len += VFIT_DISK_CTR_ENTRY;
 	return VFIT_DISK_OK;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Little-endian fields of the on-disk formats (any alignment). */
+/* What the disk codecs share: the CRC-32 they check. */
 #ifndef VFIT_DISK_INT_H
 #define VFIT_DISK_INT_H
 
@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "vfit/hash.h"
+#include "../byteorder.h"
 
 /*
  * GPT and chain headers carry CRC-32s.  A build without CRC-32
@@ -22,29 +23,5 @@ static inline uint32_t disk_crc32(uint32_t crc, const void *p, size_t n)
 	return crc;
 }
 #endif
-
-static inline uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
-static inline void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-	put_le32(p, (uint32_t)v);
-	put_le32(p + 4, (uint32_t)(v >> 32));
-}
 
 #endif

@@ -57,22 +57,22 @@ static uint32_t header_crc(const uint8_t *sec, uint32_t size)
 enum vfit_disk_result vfit_gpt_header(const uint8_t *sec, uint64_t lba, uint64_t disk_lbas,
 				      struct vfit_gpt *g)
 {
-	uint32_t size = le32(sec + 12);
+	uint32_t size = ld_le32(sec + 12);
 	uint64_t ent_end;
 
-	if (!VFIT_HAVE_CRC32 || memcmp(sec, GPT_SIG, 8) || le32(sec + 8) != GPT_REV ||
+	if (!VFIT_HAVE_CRC32 || memcmp(sec, GPT_SIG, 8) || ld_le32(sec + 8) != GPT_REV ||
 	    size < VFIT_GPT_HDR_SIZE ||
-	    size > VFIT_DISK_SECTOR || le32(sec + 16) != header_crc(sec, size))
+	    size > VFIT_DISK_SECTOR || ld_le32(sec + 16) != header_crc(sec, size))
 		return VFIT_DISK_BAD;
-	g->my_lba = le64(sec + 24);
-	g->alt_lba = le64(sec + 32);
-	g->first_lba = le64(sec + 40);
-	g->last_lba = le64(sec + 48);
+	g->my_lba = ld_le64(sec + 24);
+	g->alt_lba = ld_le64(sec + 32);
+	g->first_lba = ld_le64(sec + 40);
+	g->last_lba = ld_le64(sec + 48);
 	memcpy(g->disk_guid, sec + 56, 16);
-	g->entries_lba = le64(sec + 72);
-	g->nentries = le32(sec + 80);
-	g->entry_size = le32(sec + 84);
-	g->entries_crc = le32(sec + 88);
+	g->entries_lba = ld_le64(sec + 72);
+	g->nentries = ld_le32(sec + 80);
+	g->entry_size = ld_le32(sec + 84);
+	g->entries_crc = ld_le32(sec + 88);
 	if (g->my_lba != lba || g->alt_lba >= disk_lbas || g->alt_lba == lba ||
 	    g->nentries == 0 || g->nentries > VFIT_GPT_ENTRIES ||
 	    g->entry_size != VFIT_GPT_ENTRY_SIZE)
@@ -135,8 +135,8 @@ enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ent
 		found = true;
 		memcpy(p->type, e, 16);
 		memcpy(p->guid, e + 16, 16);
-		p->first_lba = le64(e + 32);
-		p->last_lba = le64(e + 40);
+		p->first_lba = ld_le64(e + 32);
+		p->last_lba = ld_le64(e + 40);
 		if (p->first_lba < g->first_lba || p->first_lba > p->last_lba ||
 		    p->last_lba > g->last_lba)
 			return VFIT_DISK_BAD;
@@ -148,18 +148,18 @@ void vfit_gpt_header_encode(const struct vfit_gpt *g, uint8_t *sec)
 {
 	memset(sec, 0, VFIT_DISK_SECTOR);
 	memcpy(sec, GPT_SIG, 8);
-	put_le32(sec + 8, GPT_REV);
-	put_le32(sec + 12, VFIT_GPT_HDR_SIZE);
-	put_le64(sec + 24, g->my_lba);
-	put_le64(sec + 32, g->alt_lba);
-	put_le64(sec + 40, g->first_lba);
-	put_le64(sec + 48, g->last_lba);
+	st_le32(sec + 8, GPT_REV);
+	st_le32(sec + 12, VFIT_GPT_HDR_SIZE);
+	st_le64(sec + 24, g->my_lba);
+	st_le64(sec + 32, g->alt_lba);
+	st_le64(sec + 40, g->first_lba);
+	st_le64(sec + 48, g->last_lba);
 	memcpy(sec + 56, g->disk_guid, 16);
-	put_le64(sec + 72, g->entries_lba);
-	put_le32(sec + 80, g->nentries);
-	put_le32(sec + 84, g->entry_size);
-	put_le32(sec + 88, g->entries_crc);
-	put_le32(sec + 16, header_crc(sec, VFIT_GPT_HDR_SIZE));
+	st_le64(sec + 72, g->entries_lba);
+	st_le32(sec + 80, g->nentries);
+	st_le32(sec + 84, g->entry_size);
+	st_le32(sec + 88, g->entries_crc);
+	st_le32(sec + 16, header_crc(sec, VFIT_GPT_HDR_SIZE));
 }
 
 void vfit_gpt_entry_encode(const struct vfit_part *p, const char *name, uint8_t *ent)
@@ -169,8 +169,8 @@ void vfit_gpt_entry_encode(const struct vfit_part *p, const char *name, uint8_t 
 	memset(ent, 0, VFIT_GPT_ENTRY_SIZE);
 	memcpy(ent, p->type, 16);
 	memcpy(ent + 16, p->guid, 16);
-	put_le64(ent + 32, p->first_lba);
-	put_le64(ent + 40, p->last_lba);
+	st_le64(ent + 32, p->first_lba);
+	st_le64(ent + 40, p->last_lba);
 	for (i = 0; name[i] && i < VFIT_GPT_NAME_CHARS - 1; i++)
 		ent[56 + 2 * i] = (uint8_t)name[i];
 }

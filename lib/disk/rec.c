@@ -16,10 +16,10 @@
 static bool copy_ok(const uint8_t *c, uint32_t kind)
 {
 	uint8_t sum[32];
-	uint32_t len = le32(c + 16), i;
+	uint32_t len = ld_le32(c + 16), i;
 
-	if (memcmp(c, REC_MAGIC, 8) || le32(c + 8) != kind || len > VFIT_REC_PAYLOAD_MAX ||
-	    le32(c + 20))
+	if (memcmp(c, REC_MAGIC, 8) || ld_le32(c + 8) != kind || len > VFIT_REC_PAYLOAD_MAX ||
+	    ld_le32(c + 20))
 		return false;
 	for (i = VFIT_REC_HDR + len + VFIT_REC_SUM; i < VFIT_REC_COPY; i++)
 		if (c[i])
@@ -40,11 +40,11 @@ enum vfit_disk_result vfit_rec_decode(const uint8_t *copies, uint32_t kind,
 		return VFIT_DISK_BAD;
 	*which = ok0 ? 0 : 1;
 	/* Both valid: the later in serial-number order (seq wraps). */
-	if (ok0 && ok1 && (int32_t)(le32(copies + VFIT_REC_COPY + 12) - le32(copies + 12)) > 0)
+	if (ok0 && ok1 && (int32_t)(ld_le32(copies + VFIT_REC_COPY + 12) - ld_le32(copies + 12)) > 0)
 		*which = 1;
 	c = copies + (size_t)*which * VFIT_REC_COPY;
-	*seq = le32(c + 12);
-	*len = le32(c + 16);
+	*seq = ld_le32(c + 12);
+	*len = ld_le32(c + 16);
 	*payload = c + VFIT_REC_HDR;
 	return VFIT_DISK_OK;
 }
@@ -56,9 +56,9 @@ enum vfit_disk_result vfit_rec_encode(uint32_t kind, uint32_t seq, const void *p
 		return VFIT_DISK_FULL;
 	memset(copy, 0, VFIT_REC_COPY);
 	memcpy(copy, REC_MAGIC, 8);
-	put_le32(copy + 8, kind);
-	put_le32(copy + 12, seq);
-	put_le32(copy + 16, len);
+	st_le32(copy + 8, kind);
+	st_le32(copy + 12, seq);
+	st_le32(copy + 16, len);
 	if (len)
 		memmove(copy + VFIT_REC_HDR, payload, len);
 	return vfit_hash(VFIT_HASH_SHA256, copy, VFIT_REC_HDR + len, copy + VFIT_REC_HDR + len) ?

@@ -82,6 +82,13 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node)
 	return req ? (enum vfit_required)(vfit_index(req, required_words) + 1) : VFIT_REQ_NONE;
 }
 
+const char *vfit_key_name(const void *ctl, int key_node)
+{
+	const char *hint = vfit_prop_str(ctl, key_node, "key-name-hint");
+
+	return hint ? hint : fdt_get_name(ctl, key_node, NULL);
+}
+
 #if VFIT_HAVE_ECDSA
 /*
  * A key node without algo is an ECDSA key of mkimage 2023.01 (which

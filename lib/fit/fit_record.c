@@ -9,14 +9,6 @@
 #include "fit_int.h"
 
 #if VFIT_REPORT
-/* A key's name for reports: its key-name-hint, else the node name. */
-static const char *key_name(const void *ctl, int key)
-{
-	const char *hint = vfit_prop_str(ctl, key, "key-name-hint");
-
-	return hint ? hint : fdt_get_name(ctl, key, NULL);
-}
-
 void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
 		 int key_node)
 {
@@ -35,7 +27,7 @@ void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result
 	k->node = node;
 	k->key_node = key_node;
 	k->algo = vfit_prop_str(c->fit, node, "algo");
-	k->key_name = key_node >= 0 ? key_name(c->ctl, key_node) :
+	k->key_name = key_node >= 0 ? vfit_key_name(c->ctl, key_node) :
 		      kind == VFIT_CHECK_HASH ? NULL : vfit_prop_str(c->fit, node, "key-name-hint");
 }
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Internal helpers shared by the hash files: byte order, the block
+ * Internal helpers shared by the hash files: the block
  * buffering every Merkle-Damgard hash needs, and the accelerated block
  * functions.  Everything here is static inline so that linking one hash
  * never drags in the others.
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "vfit/hash.h"
+#include "../byteorder.h"
 
 /*
  * Size-optimised builds (-Os, e.g. for Cortex-M) get looped rounds instead
@@ -21,47 +22,6 @@
 #if defined(__OPTIMIZE_SIZE__) && !defined(VFIT_SHA_COMPACT)
 #define VFIT_SHA_COMPACT 1
 #endif
-
-/*
- * Byte order through shifts: no alignment or endianness assumptions, and
- * compilers turn these into single (byte-swapping) loads where they can.
- */
-static inline uint32_t ld_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t ld_be64(const uint8_t *p)
-{
-	return (uint64_t)ld_be32(p) << 32 | ld_be32(p + 4);
-}
-
-static inline uint32_t ld_le32(const uint8_t *p)
-{
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
-}
-
-static inline void st_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static inline void st_be64(uint8_t *p, uint64_t v)
-{
-	st_be32(p, (uint32_t)(v >> 32));
-	st_be32(p + 4, (uint32_t)v);
-}
-
-static inline void st_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 /* Compresses nblocks whole blocks at p into the chaining state st. */
 typedef void (*md_blocks_fn)(void *st, const uint8_t *p, size_t nblocks);

@@ -153,6 +153,11 @@ for comp in gzip lz4; do
 	contains "$comp announced" "$T/.out" "Loading kernel 'kernel' to 80080000 \($comp\)"
 	ok "$comp kernel decompressed exactly" cmp "$T/ram-$comp/kernel.bin" "$W/kernel.fit.kernel.bin"
 done
+# A compression lib/decomp does not read is refused by name, never tried as another one.
+dc=$T/dev-lzma
+ok "lzma device" std_device "$dc" COMP=lzma KSIZE=3000
+status 1 "lzma kernel refused" "$VFIT" boot --device "$dc"
+contains "lzma named" "$T/.out" "kernel 'kernel': compression 'lzma' is not supported for this image"
 # A compressed kernel that does not fit below the next reserved range.
 dc=$T/dev-tight
 ok "tight device" std_device "$dc" COMP=gzip KSIZE=300000 KLOAD=0x86ff0000

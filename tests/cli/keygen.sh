@@ -48,7 +48,7 @@ fi
 status 2 "path too long" "$VFIT" keygen -a rsa2048 -k "$(printf '%04100d' 0)" -n x
 contains "says so" "$T/.out" "path too long"
 
-# ECDSA: NAME.pem only; mkimage derives the public key from it (fit-signature.md §4.1).
+# ECDSA: NAME.pem only; mkimage derives the public key from it (docs/fit-format.md §4.1).
 ok "ecdsa256" "$VFIT" keygen -a ecdsa256 -k k -n e256
 status 0 "pem mode 0600" test "$(stat -c %a k/e256.pem)" = 600
 openssl pkey -in k/e256.pem -noout -text > e256.txt 2>&1

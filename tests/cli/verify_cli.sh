@@ -74,6 +74,16 @@ is "json check" "conf-signature false dev /signature/key-dev" \
 is "json failed key" "/signature/key-dev" "$(jq -r '.where.failed_key' bad.json)"
 contains "error line" err.txt \
 	"^vfit: a.fit: /configurations/conf-1/signature-1: value: failed to verify required signature$"
+# Text from the FIT goes out as UTF-8 where it is UTF-8; control characters
+# and bytes of no UTF-8 sequence are \u-escaped, so the output stays JSON.
+cp a.fit u.fit
+fdtput -t s u.fit /configurations default "$(printf 'caf\303\251\001\377\360\237\224\221\355\240\200')"
+status 1 "json: unknown UTF-8 configuration" "$VFIT" verify -f u.fit -k ctl.dtb --json
+"$VFIT" verify -f u.fit -k ctl.dtb --json > u.json 2>/dev/null
+ok "json: UTF-8 passed through, the rest escaped" grep -qF \
+	"\"configuration\":\"$(printf 'caf\303\251')\\u0001\\u00ff$(printf '\360\237\224\221')\\u00ed\\u00a0\\u0080\"" u.json
+is "json: jq reads it back" "$(printf 'caf\303\251\001\303\277\360\237\224\221\303\255\302\240\302\200')" \
+	"$(jq -j .configuration u.json)"
 # Both streams into one file (stdout then block-buffered): the reason on
 # stderr comes after the U-Boot lines and the summary, not before them.
 "$VFIT" verify -f a.fit -k ctl.dtb > both.txt 2>&1

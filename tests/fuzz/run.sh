@@ -26,6 +26,7 @@ max_len() {
 	fuzz_tpm) echo 4200 ;;       # a selector and a response beyond VFIT_TPM_BUF_SIZE
 	fuzz_cipher) echo 8192 ;;    # seeds are a FIT and its -K DTB, under 2 KiB
 	fuzz_preload) echo 8192 ;;   # seeds are headers of 256..1024 bytes + 600 of image
+	fuzz_disk) echo 16905 ;;     # selector, disk size, GPT header, 16 KiB of entries
 	*) echo 4096 ;;              # control DTBs of up to 2 KiB
 	esac
 }

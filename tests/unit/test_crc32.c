@@ -66,7 +66,7 @@ static void catalogue(void)
 	free(text);
 }
 
-/* fit-signature.md: a crc32 hash node over 500 zero bytes holds 02 83 b9 7a. */
+/* docs/fit-format.md §2.3: a crc32 hash node over 500 zero bytes holds 02 83 b9 7a. */
 static void fit_example(void)
 {
 	static const uint8_t want[4] = { 0x02, 0x83, 0xb9, 0x7a };

@@ -172,6 +172,42 @@ static void chains(void)
 	CHECK(vfit_chain_decode(sec, 1 << 20, &out) == VFIT_DISK_BAD, "an erased header");
 }
 
+/*
+ * A copy is valid only whole: each byte of its header (magic, kind, seq,
+ * len, zero word), payload and checksum changed in turn leaves the other
+ * copy, and with no other copy the record is corrupt.  The SHA-256 is
+ * compared on all 32 bytes, its last ones too.
+ */
+static void record_bytes(void)
+{
+	static uint8_t r[2 * VFIT_REC_COPY], one[2 * VFIT_REC_COPY];
+	const uint32_t len = 5, end = VFIT_REC_HDR + len + VFIT_REC_SUM;
+	const uint8_t *pl;
+	uint32_t got, seq, i;
+	unsigned int which;
+
+	memset(one, 0, sizeof(one));
+	REQUIRE(!vfit_rec_encode(VFIT_REC_COUNTERS, 3, "older", len, r) &&
+		!vfit_rec_encode(VFIT_REC_COUNTERS, 4, "newer", len, r + VFIT_REC_COPY),
+		"two copies");
+	for (i = 0; i < end; i++) {
+		uint8_t *b = r + VFIT_REC_COPY + i;
+		const char *what = i < 8 ? "magic" : i < 12 ? "kind" : i < 16 ? "seq" :
+				   i < 20 ? "len" : i < 24 ? "zero word" :
+				   i < VFIT_REC_HDR + len ? "payload" : "checksum";
+
+		*b ^= 0x80;
+		CHECK(!vfit_rec_decode(r, VFIT_REC_COUNTERS, &pl, &got, &seq, &which) &&
+		      which == 0 && seq == 3 && !memcmp(pl, "older", len),
+		      "newer copy's byte %u (%s) changed: the older copy not chosen", i, what);
+		memcpy(one, r + VFIT_REC_COPY, VFIT_REC_COPY);
+		CHECK(vfit_rec_decode(one, VFIT_REC_COUNTERS, &pl, &got, &seq, &which) ==
+			      VFIT_DISK_BAD,
+		      "byte %u (%s) changed: the copy alone still valid", i, what);
+		*b ^= 0x80;
+	}
+}
+
 static void records(void)
 {
 	static uint8_t r[2 * VFIT_REC_COPY], big[VFIT_REC_PAYLOAD_MAX + 1];
@@ -208,6 +244,7 @@ static void records(void)
 	      "length past the copy");
 	CHECK(vfit_rec_encode(VFIT_REC_STATE, 1, big, sizeof(big), r) == VFIT_DISK_FULL,
 	      "payload too large");
+	record_bytes();
 }
 
 static void counters(void)

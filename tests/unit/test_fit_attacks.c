@@ -290,6 +290,20 @@ static void test_roots(void)
 	done(&f);
 	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, NULL, NULL);
 	unload(&f);
+
+	/* A second root, empty-named like the first, after it. */
+	load(&f, "conf-sha256");
+	edit(&f);
+	insert(&f, (int)fdt_size_dt_struct(f.b) - 4, "\0\0\0\1\0\0\0\0\0\0\0\2", 12);
+	done(&f);
+	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, NULL, NULL);
+	unload(&f);
+
+	/* A version-16 header (no structure size): the header is signed by nothing. */
+	load(&f, "conf-sha256");
+	fdt_set_version(f.b, 16);
+	EXPECT(verify(&f, CTL_CONF), VFIT_ERR_FORMAT, NULL, NULL);
+	unload(&f);
 }
 
 /* 8.5: /images/kernel@evil before /images/kernel; also '@' elsewhere. */
@@ -696,6 +710,66 @@ static void test_tamper(void)
 	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
 			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_HASH_LENGTH,
 	       "/images/kernel/hash-1", "value");
+	unload(&f);
+	/* Unsigned: a load of 3 bytes, a conf naming an image without a string, a conf of no image. */
+	load(&f, "conf-sha256");
+	edit(&f);
+	FDT(fdt_setprop(f.b, node(f.b, "/images/kernel"), "load", "\1\2\3", 3));
+	done(&f);
+	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
+			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_FORMAT, "/images/kernel", "load");
+	unload(&f);
+	load(&f, "conf-sha256");
+	edit(&f);
+	FDT(fdt_setprop(f.b, node(f.b, "/configurations/conf-1"), "kernel", "kernel", 6));
+	done(&f);
+	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
+			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_FORMAT, "/configurations/conf-1",
+	       "kernel");
+	unload(&f);
+	load(&f, "conf-sha256");
+	edit(&f);
+	while ((prop = fdt_first_property_offset(f.b, node(f.b, "/configurations/conf-1"))) >= 0 &&
+	       fdt_get_property_by_offset(f.b, prop, NULL)) {
+		const char *pn;
+
+		fdt_getprop_by_offset(f.b, prop, &pn, NULL);
+		FDT(fdt_delprop(f.b, node(f.b, "/configurations/conf-1"), pn));
+	}
+	done(&f);
+	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
+			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_NO_IMAGES, NULL, NULL);
+	unload(&f);
+
+	/* A SHA-224 hash node, though its value is right: U-Boot has none (fit-format.md §2.3). */
+	load(&f, "conf-sha256");
+	{
+		const uint8_t *data = fdt_getprop(f.b, node(f.b, "/images/kernel"), "data", &len);
+		uint8_t d224[28];
+		unsigned int n = 0;
+
+		REQUIRE(data && EVP_Digest(data, (size_t)len, d224, &n, EVP_sha224(), NULL) &&
+			n == 28, "SHA-224");
+		edit(&f);
+		FDT(fdt_setprop_string(f.b, node(f.b, "/images/kernel/hash-1"), "algo", "sha224"));
+		FDT(fdt_setprop(f.b, node(f.b, "/images/kernel/hash-1"), "value", d224, 28));
+		done(&f);
+	}
+	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
+			  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_UNSUPPORTED,
+	       "/images/kernel/hash-1", "algo");
+	unload(&f);
+
+	/* The value compared on all its bytes: each one changed in turn (no signature covers it). */
+	load(&f, "conf-sha256");
+	p = (uint8_t *)(uintptr_t)fdt_getprop(f.b, node(f.b, "/images/kernel/hash-1"), "value", &len);
+	for (k = 0; k < len; k++) {
+		p[k] ^= 0x80;
+		EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_NONE].p, fuzz_ctl[CTL_NONE].len, NULL,
+				  VFIT_VERIFY_ALLOW_UNENFORCED), VFIT_ERR_HASH,
+		       "/images/kernel/hash-1", "value");
+		p[k] ^= 0x80;
+	}
 	unload(&f);
 
 	/* Duplicate sibling names: a raw second /images/kernel before the first. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RSA verification against OpenSSL on random keys and messages, every
- * single-bit flip of some signatures, Bleichenbacher e=3 forgeries, and the
- * key checks.  VFIT_TEST_QUICK=1 uses fewer keys and messages.
+ * single-bit flip of some signatures, Bleichenbacher e=3 forgeries, every
+ * byte of the encoded message changed in turn, and the key checks.
+ * VFIT_TEST_QUICK=1 uses fewer keys and messages.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
+#include <openssl/x509.h>
 
 #include "check.h"
 #include "vfit-host/host.h"
@@ -103,14 +105,19 @@ static size_t sign(EVP_PKEY *pkey, const char *md, int pss_salt, const uint8_t *
 	return len;
 }
 
-/* Raw s^e mod n through OpenSSL (public-key "encryption" without padding). */
-static int openssl_public(EVP_PKEY *pkey, const uint8_t *s, size_t k, uint8_t *out)
+/*
+ * Raw RSA through OpenSSL, no padding: s^e mod n (public-key "encryption")
+ * or, with private, em^d mod n (signing).
+ */
+static int raw_rsa(EVP_PKEY *pkey, int private, const uint8_t *in, size_t k, uint8_t *out)
 {
 	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
 	size_t olen = k;
-	int ok = ctx && EVP_PKEY_encrypt_init(ctx) > 0 &&
+	int ok = ctx && (private ? EVP_PKEY_sign_init(ctx) : EVP_PKEY_encrypt_init(ctx)) > 0 &&
 		 EVP_PKEY_CTX_set_rsa_padding(ctx, RSA_NO_PADDING) > 0 &&
-		 EVP_PKEY_encrypt(ctx, out, &olen, s, k) > 0 && olen == k;
+		 (private ? EVP_PKEY_sign(ctx, out, &olen, in, k) :
+			    EVP_PKEY_encrypt(ctx, out, &olen, in, k)) > 0 &&
+		 olen == k;
 
 	EVP_PKEY_CTX_free(ctx);
 	return ok ? 0 : -1;
@@ -136,7 +143,7 @@ static void raw_public_checks(EVP_PKEY *pkey, const struct vfit_rsa_key *key, in
 			memcpy(s, key->modulus, k);
 			s[k - 1] ^= 1; /* n is odd: n - 1 */
 		}
-		if (!CHECK(openssl_public(pkey, s, k, b) == 0, "OpenSSL raw public op failed"))
+		if (!CHECK(raw_rsa(pkey, 0, s, k, b) == 0, "OpenSSL raw public op failed"))
 			return;
 		CHECK(vfit_rsa_public(key, s, k, a) == VFIT_OK && !memcmp(a, b, k),
 		      "%u-bit e=%llu: s^e mod n differs from OpenSSL (round %d)", key->num_bits,
@@ -414,7 +421,165 @@ static void forgeries(void)
 	}
 }
 
+/* ---- every byte of the encoded message -------------------------------------- */
+
+/* What the byte at i of EM = 00 01 FF.. 00 DigestInfo H is (t_at: DigestInfo, d_at: H). */
+static const char *em_class(size_t i, size_t t_at, size_t d_at)
+{
+	return i == 0 ? "leading 00" : i == 1 ? "block type 01" : i + 1 < t_at ? "padding FF"
+	       : i + 1 == t_at ? "separator 00" : i < d_at ? "DigestInfo" : "digest";
+}
+
+/*
+ * Signatures over encoded messages that are right but for one byte: each
+ * position of EM changed in turn (the leading 00 too, whose loss no
+ * standard vector shows), built with the private key so that only the
+ * encoding check can refuse them.  The unchanged EM signed the same way
+ * must pass, or the refusals prove nothing.
+ */
+static void encoding_bytes(void)
+{
+	EVP_PKEY *pkey = keygen(2048, 65537);
+	struct vfit_rsa_pub pub;
+	struct vfit_rsa_key key;
+	uint8_t em[256], sig[256], digest[64];
+	size_t k = 256, h, i;
+
+	if (to_pub(pkey, &pub, &key)) {
+		EVP_PKEY_free(pkey);
+		return;
+	}
+	for (h = 0; h < NHASH; h++) {
+		size_t hlen = vfit_hash_size(hashes[h].h), tlen, t_at, d_at;
+		const EVP_MD *md = EVP_get_digestbyname(hashes[h].md);
+		uint8_t *der = NULL;
+		X509_SIG *xs = X509_SIG_new();
+		X509_ALGOR *alg;
+		ASN1_OCTET_STRING *oct;
+		int dlen = 0;
+
+		check_rand_bytes(digest, hlen);
+		/* DigestInfo from OpenSSL's DER encoder, not from lib/'s table. */
+		X509_SIG_getm(xs, &alg, &oct);
+		REQUIRE(md && X509_ALGOR_set0(alg, OBJ_nid2obj(EVP_MD_get_type(md)), V_ASN1_NULL,
+					      NULL) &&
+				ASN1_OCTET_STRING_set(oct, digest, (int)hlen) &&
+				(dlen = i2d_X509_SIG(xs, &der)) > 0,
+			"DigestInfo for %s", hashes[h].md);
+		tlen = (size_t)dlen;
+		d_at = k - hlen;
+		t_at = k - tlen;
+		memset(em, 0xff, k);
+		em[0] = 0x00;
+		em[1] = 0x01;
+		em[t_at - 1] = 0x00;
+		memcpy(em + t_at, der, tlen);
+		OPENSSL_free(der);
+		X509_SIG_free(xs);
+		REQUIRE(!memcmp(em + d_at, digest, hlen), "DigestInfo ends with the digest");
+		REQUIRE(!raw_rsa(pkey, 1, em, k, sig), "raw RSA private operation");
+		CHECK(vfit_rsa_verify_pkcs1(&key, hashes[h].h, digest, sig, k) == VFIT_OK,
+		      "%s: the well-formed EM signed raw is refused", hashes[h].md);
+		for (i = 0; i < k; i++) {
+			/* 00 -> 01 keeps EM below n (n's top byte is at least 0x80). */
+			em[i] ^= 0x01;
+			CHECK(!raw_rsa(pkey, 1, em, k, sig) &&
+				      vfit_rsa_verify_pkcs1(&key, hashes[h].h, digest, sig, k) ==
+					      VFIT_ERR_SIGNATURE,
+			      "%s: EM byte %zu (%s) changed: not refused", hashes[h].md, i,
+			      em_class(i, t_at, d_at));
+			em[i] ^= 0x01;
+		}
+	}
+	EVP_PKEY_free(pkey);
+}
+
 /* ---- key and argument checks --------------------------------------------- */
+
+/*
+ * A key in lib/'s form from n alone, computed with OpenSSL's BIGNUMs (not
+ * with the host's pre-processing, which refuses what is tested here):
+ * num_bits as declared, rr = 2^(2*num_bits) mod n (plus n when rr_plus_n),
+ * n0inv = -n^-1 mod 2^32.  -1 when n or rr does not fit.
+ */
+static int bn_key(const BIGNUM *n, unsigned bits, int rr_plus_n, uint8_t *mod, uint8_t *rr,
+		  struct vfit_rsa_key *k)
+{
+	BN_CTX *ctx = BN_CTX_new();
+	BIGNUM *r2 = BN_new(), *b32 = BN_new(), *inv = BN_new();
+	int ok = ctx && r2 && b32 && inv && BN_set_bit(r2, (int)(2 * bits)) &&
+		 BN_mod(r2, r2, n, ctx) && (!rr_plus_n || BN_add(r2, r2, n)) &&
+		 BN_set_bit(b32, 32) && BN_mod_inverse(inv, n, b32, ctx) && BN_sub(inv, b32, inv) &&
+		 BN_bn2binpad(n, mod, (int)bits / 8) > 0 && BN_bn2binpad(r2, rr, (int)bits / 8) > 0;
+
+	k->num_bits = bits;
+	k->n0inv = ok ? (uint32_t)BN_get_word(inv) : 0;
+	k->exponent = 65537;
+	k->modulus = mod;
+	k->rr = rr;
+	BN_free(r2);
+	BN_free(b32);
+	BN_free(inv);
+	BN_CTX_free(ctx);
+	return ok ? 0 : -1;
+}
+
+static BIGNUM *modulus_of(EVP_PKEY *pkey)
+{
+	BIGNUM *n = NULL;
+
+	return pkey && EVP_PKEY_get_bn_param(pkey, OSSL_PKEY_PARAM_RSA_N, &n) ? n : NULL;
+}
+
+/*
+ * Keys that are consistent (rr and n0inv right for n) but that the key
+ * rules refuse: too short, a size that is no multiple of 64 bits, a
+ * modulus without its top bit, an r-squared not reduced mod n.  Only
+ * the rule under test can refuse them.
+ */
+static void consistent_keys(void)
+{
+	static const struct {
+		unsigned bits, declared;
+		int rr_plus_n;
+		const char *what;
+	} cases[] = {
+		{ 2048, 2048, 0, NULL },
+		{ 960, 960, 0, "a 960-bit key" },
+		{ 2040, 2040, 0, "a 2040-bit key (not a multiple of 64 bits)" },
+		{ 2047, 2048, 0, "a 2047-bit modulus declared as 2048 bits" },
+		{ 2048, 2048, 1, "r-squared plus n" },
+	};
+	uint8_t mod[512], rr[512], sig[512], em[512];
+	struct vfit_rsa_key key;
+	size_t i;
+	int tries;
+
+	memset(sig, 0, sizeof(sig));
+	sig[255] = 2;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		/* rr + n must still fit num_bits: a key where it does, within a few. */
+		for (tries = 0; tries < 20; tries++) {
+			EVP_PKEY *pkey = keygen(cases[i].bits, 65537);
+			BIGNUM *n = modulus_of(pkey);
+			int made = n ? bn_key(n, cases[i].declared, cases[i].rr_plus_n, mod, rr, &key) : -1;
+
+			BN_free(n);
+			EVP_PKEY_free(pkey);
+			if (!made)
+				break;
+		}
+		if (!CHECK(tries < 20, "no key for case %zu", i))
+			continue;
+		if (!cases[i].what)
+			CHECK(vfit_rsa_public(&key, sig, key.num_bits / 8, em) == VFIT_OK,
+			      "a key built from n alone refused: the construction is wrong");
+		else
+			CHECK(vfit_rsa_public(&key, sig, key.num_bits / 8, em) == VFIT_ERR_KEY,
+			      "%s accepted", cases[i].what);
+	}
+}
+
 
 static enum vfit_result try_key(const struct vfit_rsa_key *key, const uint8_t *sig)
 {
@@ -491,6 +656,9 @@ static void key_checks(void)
 	CHECK(vfit_rsa_verify_pss(&key, VFIT_HASH_SHA256, VFIT_HASH_INVALID, 0, digest, sig, k) ==
 		      VFIT_ERR_UNSUPPORTED,
 	      "PSS with no MGF hash");
+	CHECK(vfit_rsa_verify_pss(&key, VFIT_HASH_SHA256, VFIT_HASH_MD5, 0, digest, sig, k) ==
+		      VFIT_ERR_UNSUPPORTED,
+	      "PSS with MD5 in MGF1");
 	CHECK(vfit_rsa_verify_pss(&key, VFIT_HASH_SHA256, VFIT_HASH_SHA256, -2, digest, sig, k) ==
 		      VFIT_ERR_PARAM,
 	      "PSS with salt length -2");
@@ -536,8 +704,10 @@ int main(void)
 	quick = q && *q && strcmp(q, "0");
 	check_seed(1);
 	key_checks();
+	consistent_keys();
 	host_checks();
 	forgeries();
+	encoding_bytes();
 	random_keys();
 	return check_done();
 }
