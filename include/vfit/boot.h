@@ -287,6 +287,8 @@ enum vfit_boot_why {
 	VFIT_WHY_CIPHER_KEY,      /* cipher node or its key in the verifying control DTB unusable */
 	VFIT_WHY_DECRYPT,         /* ciphertext length does not fit data-size-unciphered */
 	VFIT_WHY_CIPHER_COMPRESSED, /* encrypted and compressed: not decrypted (no heap) */
+	/* Pre-load signatures (include/vfit/preload.h): */
+	VFIT_WHY_PRELOAD,         /* pre-load header or key node refused (what: field, value: result) */
 };
 
 /* Which chain an event is about. */

@@ -20,6 +20,7 @@
 #include <libfdt.h>
 
 #include "boot_int.h"
+#include "vfit/preload.h"
 
 static uint64_t now(const struct vfit_run *r)
 {
@@ -355,6 +356,49 @@ static enum vfit_walk stage_in(struct vfit_run *r, const struct vfit_chain *c,
 	return VFIT_WALK_OK;
 }
 
+/*
+ * U-Boot's `bootm preload`, before anything of the FIT is parsed: when the
+ * control DTB that is to verify it (the ROM's built-in or recovery view,
+ * or the verified fdt of the stage before) has /image/pre-load/sig, a
+ * header in front of the staged bytes is checked with that key and
+ * stripped; with mandatory = "yes" a FIT without one is refused.  Without
+ * the node nothing is checked, as in U-Boot.  The FIT then starts at
+ * header_size, which must keep it 8-byte aligned for libfdt and for an fdt
+ * handed over in place.  The key (about 1 KiB) lives on this frame only.
+ */
+static bool preload(const void *ctl, const uint8_t **fit, size_t *len, uint64_t *addr,
+		    struct vfit_boot_event *why)
+{
+	struct vfit_preload_key key;
+	struct vfit_preload_result res;
+	enum vfit_result e = vfit_preload_key_load(ctl, &key, NULL);
+
+	if (e == VFIT_ERR_MISSING)
+		return true;
+	why->why = VFIT_WHY_PRELOAD;
+	if (e) {
+		why->value = (uint64_t)e;
+		vfit_ev_str(why->what, sizeof(why->what), "key " VFIT_PRELOAD_PATH);
+		return false;
+	}
+	e = vfit_preload_check(&key, *fit, *len, &res);
+	if (!e && res.image_offset % 8) {
+		e = VFIT_ERR_FORMAT;
+		res.field = "header_size not a multiple of 8";
+	}
+	if (e) {
+		why->value = (uint64_t)e;
+		vfit_ev_str(why->what, sizeof(why->what),
+			    res.field ? res.field : res.present ? "header" : "no header");
+		return false;
+	}
+	why->why = VFIT_WHY_NONE;
+	*fit += res.image_offset;
+	*len = res.image_len;
+	*addr += res.image_offset;
+	return true;
+}
+
 static void loading(struct vfit_run *r, const struct vfit_boot_event *why, const char *what,
 		    uint64_t addr)
 {
@@ -457,6 +501,8 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 		return w;
 	*fit = vfit_boot_host(r, addr, *len);
 	stage_event(r, why, addr, *len);
+	if (!preload(*ctl, fit, len, &addr, why))
+		return VFIT_WALK_REJECT;
 	keys_event(r, why, VFIT_KEYS_STAGE, *ctl, o);
 	if (f->dev && f->user)
 		keys_event(r, why, VFIT_KEYS_USER, f->user, o);
@@ -551,6 +597,10 @@ enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
 		return w;
 	}
 	fit = vfit_boot_host(r, addr, len);
+	if (!preload(f->recovery, &fit, &len, &addr, &why)) {
+		vfit_ev_fail(r, &why, why.why);
+		return VFIT_WALK_REJECT;
+	}
 	keys_event(r, &why, VFIT_KEYS_RECOVERY, f->recovery, &rom);
 	/* Recovery trusts key-recovery alone: no user keys, whatever the switch. */
 	if (verify_one(r, &why, fit, len, f->recovery, f->recovery_len, VFIT_KEYS_RECOVERY, &rom,

@@ -347,6 +347,13 @@ static void chain_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 	case VFIT_WHY_NO_LOAD:
 		quoted(l, ev->what, ev->name, " has no load address");
 		return;
+	case VFIT_WHY_PRELOAD:
+		vfit_line_str(l, "pre-load signature refused before the FIT was parsed: ");
+		vfit_line_str(l, vfit_result_to_string((enum vfit_result)ev->value));
+		vfit_line_str(l, " (");
+		vfit_line_str(l, ev->what);
+		vfit_line_str(l, ")");
+		return;
 	case VFIT_WHY_CHAIN_TOO_LONG:
 		vfit_line_str(l, "no kernel within ");
 		vfit_line_u32(l, (uint32_t)ev->value);

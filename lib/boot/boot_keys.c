@@ -17,6 +17,10 @@
  *
  * Each view also carries its source's /cipher node unchanged: the AES keys
  * of encrypted images, used only after that view's keys verified them.
+ * The built-in and recovery views carry the ROM's /image/pre-load/sig
+ * node too: the key of the pre-load header the flow checks before it
+ * parses a FIT those views verify (boot_chain.c).  The user view does not:
+ * the header is the vendor's gate, a user key store cannot open or close it.
  */
 #include <string.h>
 
@@ -85,6 +89,22 @@ static int copy_cipher(void *fdt, const void *src)
 	return fdt_end_node(fdt);
 }
 
+/* /image/pre-load/sig as it is, in an /image/pre-load of its own. */
+static int copy_preload(void *fdt, const void *src)
+{
+	int sig = fdt_path_offset(src, "/image/pre-load/sig"), err;
+
+	if (sig < 0)
+		return 0;
+	err = fdt_begin_node(fdt, "image");
+	err = err ? err : fdt_begin_node(fdt, "pre-load");
+	err = err ? err : fdt_begin_node(fdt, "sig");
+	err = err ? err : copy_props(fdt, src, sig, false);
+	err = err ? err : fdt_end_node(fdt);
+	err = err ? err : fdt_end_node(fdt);
+	return err ? err : fdt_end_node(fdt);
+}
+
 static int build(void *buf, int cap, const void *src, enum vfit_keyview kind)
 {
 	const void *mode;
@@ -122,6 +142,8 @@ static int build(void *buf, int cap, const void *src, enum vfit_keyview kind)
 	}
 	err = fdt_end_node(buf);
 	err = err ? err : copy_cipher(buf, src);
+	if (!err && kind != VFIT_VIEW_USER)
+		err = copy_preload(buf, src);
 	err = err ? err : fdt_end_node(buf);
 	return err ? err : fdt_finish(buf);
 }

@@ -99,6 +99,7 @@ static const char *why_text(enum vfit_boot_why w, bool sentence)
 	case VFIT_WHY_CIPHER_KEY: return "cipher key missing or unusable";
 	case VFIT_WHY_DECRYPT: return "decryption failed";
 	case VFIT_WHY_CIPHER_COMPRESSED: return "encrypted and compressed";
+	case VFIT_WHY_PRELOAD: return "pre-load signature refused";
 	}
 	return "unknown reason";
 }

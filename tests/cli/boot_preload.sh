@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# vfit boot with pre-load signatures (include/vfit/preload.h): when the ROM
+# DTB has /image/pre-load/sig, the staged bytes are checked against it
+# before any FIT parsing and the header is stripped.  Mandatory: a kernel
+# FIT wrapped by `vfit preload` boots; the same FIT bare, a header with a
+# flipped signature byte, or a header made for another image is refused
+# with the reason named.  Not mandatory: the bare FIT boots, as in U-Boot.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/boot_lib/device.sh"
+need dtc fdtget openssl
+
+boot_keys || { fail "keygen"; finish; exit 1; }
+openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$W/pre.pem" 2>/dev/null
+empty_dtb "$W/rom.dtb"
+ok "kernel FIT" kernel_fit "$W/k.fit" rom "$W/rom.dtb"
+cp "$W/rom.dtb" "$W/opt.dtb"
+ok "wrapped, key node mandatory" "$VFIT" preload -k "$W/pre.pem" -K "$W/rom.dtb" -m \
+	"$W/k.fit" "$W/kp.fit"
+ok "wrapped, key node optional" "$VFIT" preload -k "$W/pre.pem" -K "$W/opt.dtb" \
+	"$W/k.fit" "$W/ko.fit"
+is "mandatory in the ROM DTB" yes "$(fdtget "$W/rom.dtb" /image/pre-load/sig mandatory)"
+
+# boots NAME ROM FIT: the device boots FIT and starts its kernel.
+boots() {
+	ok "$1: device" "$VFIT" boot --device "$T/$1" init --rom "$2" "$3"
+	status 0 "$1: boots" "$VFIT" boot --device "$T/$1" --dump "$T/$1.ram"
+	contains "$1: started" "$T/.out" "^Starting kernel at 80080000"
+	ok "$1: kernel bytes in RAM" cmp "$T/$1.ram/kernel.bin" "$W/k.fit.kernel.bin"
+}
+# refused NAME FIT REASON: the device with the mandatory key refuses FIT.
+refused() {
+	ok "$1: device" "$VFIT" boot --device "$T/$1" init --rom "$W/rom.dtb" "$2"
+	status 1 "$1: refused" "$VFIT" boot --device "$T/$1"
+	contains "$1: reason named" "$T/.out" \
+		"^slot A stage 1: pre-load signature refused before the FIT was parsed: $3"
+	if grep -q "^Starting kernel" "$T/.out"; then fail "$1: started"; else pass; fi
+}
+
+boots mandatory "$W/rom.dtb" "$W/kp.fit"
+refused bare "$W/k.fit" "no signature \(magic\)"
+# A flipped byte of the header signature (bytes 64.. of the header).
+cp "$W/kp.fit" "$W/flip.fit"
+b=$(od -An -tu1 -j 100 -N 1 "$W/flip.fit" | tr -d ' ')
+printf "$(printf '\\%03o' $(((b ^ 1) & 255)))" |
+	dd of="$W/flip.fit" bs=1 seek=100 conv=notrunc 2>/dev/null
+refused tampered "$W/flip.fit" "signature mismatch \(header signature\)"
+# The header of another image of the same size, in front of this FIT.
+cp "$W/k.fit" "$W/other.fit"
+printf 'X' | dd of="$W/other.fit" bs=1 seek=300 conv=notrunc 2>/dev/null
+ok "other image wrapped" "$VFIT" preload -k "$W/pre.pem" "$W/other.fit" "$W/otherp.fit"
+{ head -c 4096 "$W/otherp.fit"; cat "$W/k.fit"; } >"$W/swap.fit"
+refused other-image "$W/swap.fit" "signature mismatch \(image signature\)"
+
+boots optional-bare "$W/opt.dtb" "$W/k.fit"
+boots optional-header "$W/opt.dtb" "$W/ko.fit"
+finish
