@@ -95,6 +95,13 @@ to_dts() {
 	return 1
 }
 
+# flip_byte FILE OFFSET: invert the byte at OFFSET, so it always changes
+# (writing a fixed byte is a no-op once in 256 over random data)
+flip_byte() {
+	_b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "$(printf '\\%03o' $((_b ^ 255)))" | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
 random() {
 	_rand_n=$((_rand_n + 1))
 	_key=$(printf '%s %s %s' "$VFIT_TEST_SEED" "$_rand_n" "${1#"$T"/}" | sha256sum | cut -c1-32)

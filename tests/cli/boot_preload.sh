@@ -41,13 +41,11 @@ boots mandatory "$W/rom.dtb" "$W/kp.fit"
 refused bare "$W/k.fit" "no signature \(magic\)"
 # A flipped byte of the header signature (bytes 64.. of the header).
 cp "$W/kp.fit" "$W/flip.fit"
-b=$(od -An -tu1 -j 100 -N 1 "$W/flip.fit" | tr -d ' ')
-printf "$(printf '\\%03o' $(((b ^ 1) & 255)))" |
-	dd of="$W/flip.fit" bs=1 seek=100 conv=notrunc 2>/dev/null
+flip_byte "$W/flip.fit" 100
 refused tampered "$W/flip.fit" "signature mismatch \(header signature\)"
 # The header of another image of the same size, in front of this FIT.
 cp "$W/k.fit" "$W/other.fit"
-printf 'X' | dd of="$W/other.fit" bs=1 seek=300 conv=notrunc 2>/dev/null
+flip_byte "$W/other.fit" 300
 ok "other image wrapped" "$VFIT" preload -k "$W/pre.pem" "$W/other.fit" "$W/otherp.fit"
 { head -c 4096 "$W/otherp.fit"; cat "$W/k.fit"; } >"$W/swap.fit"
 refused other-image "$W/swap.fit" "signature mismatch \(image signature\)"

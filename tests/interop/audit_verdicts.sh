@@ -88,7 +88,7 @@ cp clean.fit kflip.fit
 k0=$(od -An -tx1 -N8 kernel.bin | tr -d ' \n')
 off=$(od -An -v -tx1 -w1 clean.fit | tr -d ' ' | awk -v k="$k0" '
 	{ b[NR] = $1 } END { for (i = 1; i + 7 <= NR; i++) { s = ""; for (j = 0; j < 8; j++) s = s b[i + j]; if (s == k) { print i + 99; exit } } }')
-[ -n "$off" ] && printf 'X' | dd of=kflip.fit bs=1 seek="$off" conv=notrunc 2>/dev/null
+[ -n "$off" ] && flip_byte kflip.fit "$off"
 add kflip a.dtb
 cp clean.fit load.fit
 fdtput -t x load.fit /images/kernel load 0x90000

@@ -37,7 +37,7 @@ ok "vfit preload" "$VFIT" preload -k r2048.pem img.bin h.bin
 # tamper NAME OFFSET UBOOT-REASON VFIT-REASON
 tamper() {
 	cp h.bin t.bin
-	printf 'X' | dd of=t.bin bs=1 seek="$2" conv=notrunc 2>/dev/null
+	flip_byte t.bin "$2"
 	status 1 "$1: U-Boot refuses" sh -c '"$1" -f t.bin -k r2048.pem; test $? = 0 && exit 0 || exit 1' sh "$P"
 	contains "$1: U-Boot's reason" "$T/.out" "$3"
 	status 1 "$1: vfit refuses" "$VFIT" preload_check_sign -f t.bin -k r2048.pem

@@ -80,12 +80,10 @@ cp a.fit t.fit
 ok "change the IV" fdtput -t bx t.fit /images/kernel/cipher iv 1 2 3 4 5 6 7 8 9 a b c d e f 0
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out pre.pem 2>/dev/null
 ok "vfit preload: header, key node" "$VFIT" preload -k pre.pem -K ctl.dtb a.fit p.bin
-# flip FILE OFFSET: change one byte
-flip() { printf 'X' | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
 cp p.bin pimg.bin
-flip pimg.bin 5000
+flip_byte pimg.bin 5000
 cp p.bin phdr.bin
-flip phdr.bin 13
+flip_byte phdr.bin 13
 
 # The FITs at 0x50000000 + n MiB, the plaintext at 0x58000000; the load
 # address is cleared before each FIT, so each comparison is that FIT's.

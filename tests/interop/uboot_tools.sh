@@ -322,7 +322,7 @@ if [ -n "$HEAD_CHECK" ]; then
 	# A byte of the kernel's data changed: where it is, fit_info says.
 	off=$("$V/fit_info" -f in/v.fit -n /images/kernel -p data | sed -n 's/^OFF: //p')
 	cp in/v.fit bad.fit
-	printf 'X' | dd of=bad.fit bs=1 seek=$((off + 100)) conv=notrunc 2>/dev/null
+	flip_byte bad.fit $((off + 100))
 	check "tampered kernel" 1 -f ../bad.fit -k ../in/ctl.dtb
 	# HEAD accepts a missing -k (hashes only): vfit refuses (README).
 	run v "$V/fit_check_sign" -f ../in/v.fit
