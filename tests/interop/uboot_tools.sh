@@ -163,9 +163,9 @@ mkdir keys2
 	"$VFIT" mkimage -f f.its -k keys -K ctl.dtb -r v.fit >/dev/null || exit 2
 # A legacy image with its header CRC broken, one with its data CRC broken.
 cp s.img badh.img
-printf 'X' | dd of=badh.img bs=1 seek=40 conv=notrunc 2>/dev/null
+flip_byte badh.img 40
 cp s.img badd.img
-printf 'X' | dd of=badd.img bs=1 seek=100 conv=notrunc 2>/dev/null
+flip_byte badd.img 100
 cd .. || exit 2
 
 # ---- dumpimage: Debian 2023.01, then HEAD --------------------------------
