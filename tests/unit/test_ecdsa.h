@@ -619,6 +619,9 @@ static void keys(const struct ref *f)
 	      k.curve == VFIT_EC_NONE, "%s: short x", f->t->name);
 	CHECK(vfit_ecdsa_key_load(f->t->id, buf, nb, buf + nb, nb + 1, &k) == VFIT_ERR_KEY,
 	      "%s: long y", f->t->name);
+	/* y's length alone short: the buffer still holds G's whole y */
+	CHECK(vfit_ecdsa_key_load(f->t->id, buf, nb, buf + nb, nb - 1, &k) == VFIT_ERR_KEY &&
+	      k.curve == VFIT_EC_NONE, "%s: short y", f->t->name);
 	CHECK(vfit_ecdsa_key_load(f->t->id, buf, 0, buf + nb, 0, &k) == VFIT_ERR_KEY,
 	      "%s: empty", f->t->name);
 	CHECK(vfit_ecdsa_key_load(VFIT_EC_NONE, buf, nb, buf + nb, nb, &k) == VFIT_ERR_UNSUPPORTED,

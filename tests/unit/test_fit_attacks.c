@@ -995,6 +995,9 @@ static void test_keys(EVP_PKEY *dev, EVP_PKEY *prod)
 	k = fdt_path_offset(ctl, "/signature/key-dev");
 	FDT(fdt_setprop_string(ctl, k, "algo", "sha1,rsa2048"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, sig, "value");
+	/* An algo of the same length: compared byte for byte, not by its length. */
+	FDT(fdt_setprop_string(ctl, k, "algo", "sha512,rsa2048"));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY_ALGO, sig, "value");
 	/* ...and the signature says sha1 with a sha256 key node. */
 	FDT(fdt_setprop_string(ctl, k, "algo", "sha256,rsa2048"));
 	edit(&f);
@@ -1016,6 +1019,32 @@ static void test_keys(EVP_PKEY *dev, EVP_PKEY *prod)
 	FDT(fdt_setprop_u32(ctl, k, "rsa,num-bits", 3072));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
 	FDT(fdt_setprop_u32(ctl, k, "rsa,num-bits", 2048));
+	/*
+	 * Each fixed-size property one byte longer, its first bytes still the
+	 * right ones: a key that is malformed is refused, not read in part.
+	 */
+	{
+		static const char *const props[] = {
+			"rsa,num-bits", "rsa,n0-inverse", "rsa,modulus", "rsa,r-squared",
+			"rsa,exponent",
+		};
+		uint8_t keep[520], longer[521];
+		const void *v;
+		unsigned int i;
+		int len;
+
+		for (i = 0; i < sizeof(props) / sizeof(props[0]); i++) {
+			v = fdt_getprop(ctl, k, props[i], &len);
+			REQUIRE(v && len > 0 && len <= (int)sizeof(keep), "%s", props[i]);
+			memcpy(keep, v, (size_t)len);
+			memcpy(longer, v, (size_t)len);
+			longer[len] = 0;
+			FDT(fdt_setprop(ctl, k, props[i], longer, len + 1));
+			EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
+			FDT(fdt_setprop(ctl, k, props[i], keep, len));
+		}
+		EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_OK, NULL, NULL);
+	}
 	/* Key node without algo. */
 	FDT(fdt_delprop(ctl, k, "algo"));
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, 0), VFIT_ERR_KEY, sig, "value");
@@ -1268,6 +1297,30 @@ static void test_cipher(EVP_PKEY *dev)
 	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL, VFIT_VERIFY_ALLOW_CIPHER), VFIT_OK, NULL,
 	       NULL);
 	CHECK(res.conf_verified && res.nimages >= 1, "cipher: configuration verified");
+	/*
+	 * The same FIT with the key not required: its configuration signature
+	 * verifies but enforces nothing, so the IV is not vouched for.
+	 */
+	FDT(fdt_delprop(ctl, fdt_path_offset(ctl, "/signature/key-dev"), "required"));
+	EXPECT(verify_ctl(&f, f.len, ctl, 16384, NULL,
+			  VFIT_VERIFY_ALLOW_CIPHER | VFIT_VERIFY_ALLOW_UNENFORCED),
+	       VFIT_ERR_UNSUPPORTED, "/images/kernel/cipher", NULL);
+	FDT(fdt_setprop_string(ctl, fdt_path_offset(ctl, "/signature/key-dev"), "required", "conf"));
+	unload(&f);
+	/*
+	 * Under required image signatures alone (no configuration signature):
+	 * they cover the ciphertext, never the cipher node's IV.
+	 */
+	load(&f, "image-sigs");
+	EXPECT(verify(&f, CTL_IMAGE), VFIT_OK, NULL, NULL);
+	edit(&f);
+	c = fdt_add_subnode(f.b, node(f.b, "/images/kernel"), "cipher");
+	FDT(fdt_setprop_string(f.b, c, "algo", "aes256"));
+	FDT(fdt_setprop_string(f.b, c, "key-name-hint", "aeskey"));
+	done(&f);
+	EXPECT(verify_ctl(&f, f.len, fuzz_ctl[CTL_IMAGE].p, fuzz_ctl[CTL_IMAGE].len, NULL,
+			  VFIT_VERIFY_ALLOW_CIPHER), VFIT_ERR_UNSUPPORTED, "/images/kernel/cipher",
+	       NULL);
 	unload(&f);
 	/* Not a cipher node U-Boot decrypts with (it looks up exactly "cipher"). */
 	load(&f, "conf-sha256");

@@ -558,6 +558,14 @@ static void algos(void)
 	     (set_str(k, ec384, "algo", "sha384,ecdsa256"),
 	      memcpy(prop(f, conf_sig, "algo", NULL) + 12, "256", 3)),
 	     VFIT_ERR_KEY);
+	/*
+	 * algo ecdsa256 with the P-256 key's own point but ecdsa,curve secp384r1:
+	 * the point alone would verify; the node contradicts itself
+	 */
+	CASE("conf-ecdsa256", CTL256,
+	     (set_str(k, ecdev, "algo", "sha256,ecdsa256"),
+	      set_str(k, ecdev, "ecdsa,curve", "secp384r1")),
+	     VFIT_ERR_KEY);
 	/* a P-384 key for P-256 */
 	CASE("conf-ecdsa256", CTL384, (void)0, VFIT_ERR_KEY_ALGO);
 	/* an RSA signature with only ECDSA keys required, and the other way round */

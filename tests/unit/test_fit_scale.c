@@ -538,6 +538,106 @@ static void test_hash_nodes(void)
 	free(none);
 }
 
+/* ---- the policy's and the configuration's limits ----------------------------- */
+
+/* A control FDT with n key nodes, `required` ones marked "conf" (the first ones). */
+static void *many_keys(int n, int required)
+{
+	void *c = calloc(1, 65536);
+	char name[32];
+	int keys, k, i;
+
+	FDT(fdt_create_empty_tree(c, 65536));
+	keys = fdt_add_subnode(c, 0, "signature");
+	FDT(keys);
+	for (i = n - 1; i >= 0; i--) {
+		snprintf(name, sizeof(name), "key-%d", i);
+		k = fdt_add_subnode(c, keys, name);
+		FDT(k);
+		if (i < required)
+			FDT(fdt_setprop_string(c, k, "required", "conf"));
+	}
+	return c;
+}
+
+/* A FIT whose conf-1 names n distinct strings in `loadables` (and its kernel). */
+static uint8_t *many_refs(int n, size_t *len)
+{
+	char list[4096], *p = list;
+	uint8_t *b = calloc(1, 65536);
+	int i;
+
+	for (i = 0; i < n; i++)
+		p += sprintf(p, "image-%d", i) + 1;
+	fdt_create(b, 65536);
+	fdt_finish_reservemap(b);
+	fdt_begin_node(b, "");
+	fdt_property_string(b, "description", "refs");
+	fdt_property_u32(b, "timestamp", 1);
+	fdt_begin_node(b, "images");
+	fdt_begin_node(b, "kernel");
+	fdt_property(b, "data", "kernel", 6);
+	fdt_begin_node(b, "hash-1");
+	fdt_property_string(b, "algo", "crc32");
+	fdt_property_u32(b, "value", 0);
+	fdt_end_node(b);
+	fdt_end_node(b);
+	fdt_end_node(b);
+	fdt_begin_node(b, "configurations");
+	fdt_property_string(b, "default", "conf-1");
+	fdt_begin_node(b, "conf-1");
+	fdt_property_string(b, "kernel", "kernel");
+	fdt_property(b, "loadables", list, (int)(p - list));
+	fdt_end_node(b);
+	fdt_end_node(b);
+	fdt_end_node(b);
+	FDT(fdt_finish(b));
+	*len = fdt_totalsize(b);
+	return b;
+}
+
+static void test_limits(void)
+{
+	struct vfit_diag d;
+	struct vfit_conf_refs refs;
+	void *c;
+	uint8_t *b;
+	size_t len;
+
+	/* VFIT_MAX_KEYS required keys fit the policy's bits; one more is refused. */
+	c = many_keys(VFIT_MAX_KEYS + 8, VFIT_MAX_KEYS);
+	CHECK(vfit_control_check(c, 65536, NULL) == VFIT_OK, "%d required keys (and 8 others)",
+	      VFIT_MAX_KEYS);
+	free(c);
+	c = many_keys(VFIT_MAX_KEYS + 1, VFIT_MAX_KEYS + 1);
+	d.limit = VFIT_LIMIT_NONE;
+	CHECK(vfit_control_check(c, 65536, &d) == VFIT_ERR_CONTROL && d.limit == VFIT_LIMIT_KEYS,
+	      "%d required keys refused (limit %d)", VFIT_MAX_KEYS + 1, (int)d.limit);
+	vfit_verify(ctl, 16384, c, 65536, NULL, 0, &res);
+	CHECK(res.result == VFIT_ERR_CONTROL && res.in_control,
+	      "...and by vfit_verify, before any FIT is read: %s",
+	      vfit_result_to_string(res.result));
+	free(c);
+
+	/* VFIT_MAX_CONF_REFS strings named by one configuration; one more is refused. */
+	b = many_refs(VFIT_MAX_CONF_REFS - 1, &len);
+	CHECK(vfit_conf_refs(b, fdt_path_offset(b, "/configurations/conf-1"), &refs, NULL) ==
+	      VFIT_OK && refs.n == VFIT_MAX_CONF_REFS, "%d references (kernel + %d loadables)",
+	      VFIT_MAX_CONF_REFS, VFIT_MAX_CONF_REFS - 1);
+	free(b);
+	b = many_refs(VFIT_MAX_CONF_REFS, &len);
+	d.limit = VFIT_LIMIT_NONE;
+	CHECK(vfit_conf_refs(b, fdt_path_offset(b, "/configurations/conf-1"), &refs, &d) ==
+	      VFIT_ERR_LIMIT && d.limit == VFIT_LIMIT_CONF_REFS && refs.n == VFIT_MAX_CONF_REFS,
+	      "%d references refused", VFIT_MAX_CONF_REFS + 1);
+	vfit_verify(b, len, ctl, 16384, NULL, 0, &res);
+	CHECK(res.result == VFIT_ERR_LIMIT && res.err_limit == VFIT_LIMIT_CONF_REFS &&
+	      !strcmp(res.err_path, "/configurations/conf-1") && res.err_prop &&
+	      !strcmp(res.err_prop, "loadables"), "vfit_verify: limit at %s %s (%s)",
+	      res.err_path, res.err_prop ? res.err_prop : "", vfit_result_to_string(res.result));
+	free(b);
+}
+
 /* A control DTB with key "dev" (required for configurations). */
 static void make_ctl(void)
 {
@@ -564,6 +664,7 @@ int main(void)
 	test_many_dtbs();
 	test_skip_walk();
 	test_hash_nodes();
+	test_limits();
 	EVP_PKEY_free(key);
 	free(ctl);
 	return check_done();
