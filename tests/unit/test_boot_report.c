@@ -14,9 +14,14 @@
 #include <sys/mman.h>
 
 #include <libfdt.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/rsa.h>
+#include <zlib.h>
 
 #include "boot_dev.h"
 #include "check.h"
+#include "vfit/decomp.h"
 #include "vfit-host/host.h"
 
 static struct vfit_boot_scratch scratch;
@@ -125,15 +130,22 @@ struct kfit {
 	const char *comp;       /* NULL: "none" */
 	const char *conf;       /* extra configuration properties */
 	bool image_sig;         /* an image signature instead of a configuration signature */
+	const char *data;       /* the kernel's file in dev_dir; NULL: kernel.bin */
+	const char *rd_comp;    /* a ramdisk rd.gz at 0x81800000 with this compression; NULL: none */
 };
 
 static int kernel_fit(const char *name, const struct kfit *k, const char *dtb, int req)
 {
-	char its[4096], img[256], load[64], entry[64], sig[256];
+	char its[4096], img[256], load[64], entry[64], sig[256], rd[512];
 	const char *key = k->key ? k->key : "kernel";
 	const char *at = k->load ? k->load : "0x80080000";
 
-	load[0] = entry[0] = img[0] = sig[0] = 0;
+	load[0] = entry[0] = img[0] = sig[0] = rd[0] = 0;
+	if (k->rd_comp)
+		snprintf(rd, sizeof(rd), " rd { data = /incbin/(\"%s/rd.gz\"); type = \"ramdisk\";"
+			 " arch = \"arm64\"; os = \"linux\"; compression = \"%s\";"
+			 " load = <0x81800000>; hash-1 { algo = \"sha256\"; }; };", dev_dir,
+			 k->rd_comp);
 	if (*at)
 		snprintf(load, sizeof(load), "load = <%s>;", at);
 	if (*at || k->entry)
@@ -143,15 +155,17 @@ static int kernel_fit(const char *name, const struct kfit *k, const char *dtb, i
 			 " key-name-hint = \"%s\"; };", key);
 	else
 		snprintf(sig, sizeof(sig), "signature-1 { algo = \"sha256,rsa2048\";"
-			 " key-name-hint = \"%s\"; sign-images = \"kernel\"; };", key);
+			 " key-name-hint = \"%s\"; sign-images = \"kernel\"%s; };", key,
+			 k->rd_comp ? ", \"ramdisk\"" : "");
 	snprintf(its, sizeof(its),
 		 "/dts-v1/;\n/ { description = \"k\"; #address-cells = <1>;\n"
-		 " images { kernel { data = /incbin/(\"%s/kernel.bin\"); type = \"kernel\";"
+		 " images { kernel { data = /incbin/(\"%s/%s\"); type = \"kernel\";"
 		 " arch = \"arm64\"; os = \"linux\"; compression = \"%s\"; %s %s"
-		 " hash-1 { algo = \"sha256\"; }; %s }; };\n"
-		 " configurations { default = \"conf-1\"; conf-1 { kernel = \"kernel\"; %s %s };"
+		 " hash-1 { algo = \"sha256\"; }; %s };%s };\n"
+		 " configurations { default = \"conf-1\"; conf-1 { kernel = \"kernel\"; %s %s %s };"
 		 " }; };\n",
-		 dev_dir, k->comp ? k->comp : "none", load, entry, img, k->conf ? k->conf : "", sig);
+		 dev_dir, k->data ? k->data : "kernel.bin", k->comp ? k->comp : "none", load, entry,
+		 img, rd, k->rd_comp ? "ramdisk = \"rd\";" : "", k->conf ? k->conf : "", sig);
 	return dev_sign(its, name, dtb, req);
 }
 
@@ -211,6 +225,115 @@ static int path_of(char *out, const char *name)
 	return snprintf(out, 128, "%s/%s", dev_dir, name);
 }
 
+/* DIR/name: n bytes of p gzipped (zlib's gzip wrapper). */
+static int gzip_file(const char *name, const void *p, size_t n)
+{
+	uLongf cap = (uLongf)(n + n / 100 + 64);
+	uint8_t *out = malloc(cap);
+	char path[128];
+	z_stream z;
+	int rc = -1;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK) {
+		z.next_in = (Bytef *)(uintptr_t)p;
+		z.avail_in = (uInt)n;
+		z.next_out = out;
+		z.avail_out = (uInt)cap;
+		if (deflate(&z, Z_FINISH) == Z_STREAM_END) {
+			snprintf(path, sizeof(path), "%s/%s", dev_dir, name);
+			rc = dev_write_file(path, out, z.total_out);
+		}
+		deflateEnd(&z);
+	}
+	free(out);
+	return rc;
+}
+
+/* The platform's decompressor: lib/decomp's gunzip (every FIT here uses gzip). */
+static int gunzip_op(void *plat, enum vfit_boot_comp comp, const void *src, size_t len,
+		     void *dst, size_t cap, size_t *out)
+{
+	(void)plat, (void)comp;
+	return vfit_gunzip(src, len, dst, cap, out) == VFIT_DECOMP_OK ? 0 : -1;
+}
+
+static enum vfit_boot_outcome boot_gunzip(struct dev *d)
+{
+	struct vfit_boot_ops o = dev_ops(d, false);
+
+	o.decompress = gunzip_op;
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(&rep, events, sizeof(events) / sizeof(events[0]));
+	return vfit_boot(&o, &layout, &scratch, &rep);
+}
+
+/*
+ * dev_dir/name.fit with conf-1's property prop set to val[0..len), then
+ * conf-1/signature-1 signed again (sha256, PKCS#1 v1.5) with key's
+ * private key: a signed configuration vfit mkimage would refuse to make.
+ */
+static int resign_conf(const char *name, const char *prop, const void *val, int len,
+		       const char *key)
+{
+	char path[128];
+	struct blob b = { 0 };
+	struct vfit_node_list list;
+	struct vfit_hash_ctx h;
+	uint8_t digest[32], sigv[512];
+	size_t cap, slen = sizeof(sigv);
+	uint32_t cells[2];
+	uint8_t *f;
+	EVP_PKEY *pkey = NULL;
+	EVP_PKEY_CTX *c = NULL;
+	FILE *kf;
+	int conf, sig, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/%s.fit", dev_dir, name);
+	b = dev_read_blob(path);
+	cap = b.n + 4096;
+	f = calloc(1, cap);
+	if (!b.p || fdt_open_into(b.p, f, (int)cap))
+		goto out;
+	conf = fdt_path_offset(f, "/configurations/conf-1");
+	if (conf < 0 || fdt_setprop(f, conf, prop, val, len))
+		goto out;
+	/* looked up after the edit, which may have moved it */
+	sig = fdt_path_offset(f, "/configurations/conf-1/signature-1");
+	if (sig < 0)
+		goto out;
+	cells[0] = 0;
+	cells[1] = cpu_to_fdt32(fdt_size_dt_strings(f));
+	if (fdt_setprop(f, sig, "hashed-strings", cells, sizeof(cells)) ||
+	    vfit_conf_nodes(f, conf, &list, NULL))
+		goto out;
+	vfit_hash_init(&h, VFIT_HASH_SHA256);
+	if (vfit_conf_digest(f, &list, fdt_size_dt_strings(f), &h))
+		goto out;
+	vfit_hash_final(&h, digest);
+	snprintf(path, sizeof(path), "%s/%s.key", dev_dir, key);
+	kf = fopen(path, "r");
+	if (!kf)
+		goto out;
+	pkey = PEM_read_PrivateKey(kf, NULL, NULL, NULL);
+	fclose(kf);
+	c = pkey ? EVP_PKEY_CTX_new(pkey, NULL) : NULL;
+	if (!c || EVP_PKEY_sign_init(c) <= 0 ||
+	    EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) <= 0 ||
+	    EVP_PKEY_CTX_set_signature_md(c, EVP_sha256()) <= 0 ||
+	    EVP_PKEY_sign(c, sigv, &slen, digest, sizeof(digest)) <= 0 ||
+	    fdt_setprop(f, sig, "value", sigv, (int)slen) || fdt_pack(f))
+		goto out;
+	snprintf(path, sizeof(path), "%s/%s.fit", dev_dir, name);
+	rc = dev_write_file(path, f, fdt_totalsize(f));
+out:
+	EVP_PKEY_CTX_free(c);
+	EVP_PKEY_free(pkey);
+	free(f);
+	free(b.p);
+	return rc;
+}
+
 /* Every FIT the scenarios below use, besides dev_build_fits()' ones. */
 static int build_more(void)
 {
@@ -236,7 +359,22 @@ static int build_more(void)
 				 " rollback-index = <1000>;" }, "user.dtb" },
 		{ "k-user2", { .key = "user", .conf = "rollback-counter = \"recovery\";"
 				  " rollback-index = <1000>;" }, "userbl.dtb" },
+		/* gzip kernels (kernel.gz: the standard payload) and a gzip ramdisk */
+		{ "k-gz", { .comp = "gzip", .data = "kernel.gz" }, "scratch.dtb" },
+		{ "k-gz-entry", { .comp = "gzip", .data = "kernel.gz", .entry = "0x8008c350" },
+		  "scratch.dtb" },
+		{ "k-gz-room", { .comp = "gzip", .data = "kernel.gz", .load = "0x83eff000" },
+		  "scratch.dtb" },
+		{ "k-rd-gz", { .rd_comp = "gzip" }, "scratch.dtb" },
+		/* re-signed below with malformed rollback data */
+		{ "k-ctr-nonul", { .conf = "rollback-counter = \"kernel\";" }, "scratch.dtb" },
+		{ "k-ctr-32", { .conf = "rollback-counter = \"kernel\";" }, "scratch.dtb" },
+		{ "k-idx-8", { .conf = "rollback-index = <1>;" }, "scratch.dtb" },
+		{ "k-resigned", { .conf = "rollback-index = <1>;" }, "scratch.dtb" },
 	};
+	static const uint8_t two_cells[8] = { 0, 0, 0, 0, 0, 0, 0, 1 };
+	char name32[VFIT_BOOT_COUNTER_NAME + 1];
+	uint8_t rd[4096];
 	const char *keys[] = { "kimg", "user" };
 	char dtb[128];
 	size_t i;
@@ -247,6 +385,10 @@ static int build_more(void)
 		if (vfit_keygen(dev_dir, keys[i], 2048, 0, &e))
 			return -1;
 	}
+	for (i = 0; i < sizeof(rd); i++)
+		rd[i] = (uint8_t)(i % 251);
+	if (gzip_file("kernel.gz", kernel_payload, KSIZE) || gzip_file("rd.gz", rd, sizeof(rd)))
+		return -1;
 	empty_dtb("scratch.dtb");
 	empty_dtb("blimg.dtb");
 	empty_dtb("user.dtb");
@@ -256,6 +398,14 @@ static int build_more(void)
 		if (kernel_fit(kf[i].name, &kf[i].k, dtb, 1))
 			return -1;
 	}
+	/* Signed by the required key "kernel", but malformed (the last one is not). */
+	memset(name32, 'a', VFIT_BOOT_COUNTER_NAME);
+	name32[VFIT_BOOT_COUNTER_NAME] = 0;
+	if (resign_conf("k-ctr-nonul", "rollback-counter", "kernel", 6, "kernel") ||
+	    resign_conf("k-ctr-32", "rollback-counter", name32, (int)sizeof(name32), "kernel") ||
+	    resign_conf("k-idx-8", "rollback-index", two_cells, 8, "kernel") ||
+	    resign_conf("k-resigned", "rollback-index", two_cells + 4, 4, "kernel"))
+		return -1;
 	path_of(dtb, "scratch.dtb");
 	/* Stages that do not hand over properly, and a chain with no end. */
 	if (bl_fit("b-nofdt", "rom", "0x81000000", NULL, NULL, dtb) ||
@@ -624,6 +774,147 @@ static void test_update(struct dev *d)
 	dev_free(d);
 }
 
+/*
+ * Rollback data signed by a required key but malformed (U-Boot's mkimage
+ * signs it, vfit mkimage refuses to): a counter name without its NUL or
+ * of VFIT_BOOT_COUNTER_NAME characters, an index of two cells.  The same
+ * re-signing with a well-formed index boots, so each refusal is the
+ * data's.
+ */
+static void test_rollback_malformed(struct dev *d)
+{
+	static const struct {
+		const char *fit;
+		enum vfit_boot_why why;
+	} bad[] = {
+		{ "k-ctr-nonul.fit", VFIT_WHY_ROLLBACK_NAME },
+		{ "k-ctr-32.fit", VFIT_WHY_ROLLBACK_NAME },
+		{ "k-idx-8.fit", VFIT_WHY_ROLLBACK_FORMAT },
+	};
+	const struct vfit_boot_event *ev;
+	unsigned int i;
+
+	dev_factory(d);
+	both(d, 2, "k-resigned.fit");
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 0, "re-signed FIT boots: %s", trace());
+	dev_free(d);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		dev_factory(d);
+		both(d, 2, bad[i].fit);
+		CHECK(boot(d) == VFIT_BOOT_RECOVERY, "%s: recovery: %s", bad[i].fit, trace());
+		ev = find(VFIT_EV_FAIL, bad[i].why);
+		CHECK(ev && ev->chain == VFIT_CHAIN_A && ev->stage == 2 &&
+		      !find(VFIT_EV_FAIL, VFIT_WHY_ROLLBACK), "%s: %s at slot A stage 2",
+		      bad[i].fit, vfit_boot_why_to_string(bad[i].why));
+		dev_free(d);
+	}
+	/* The longest name is one character shorter. */
+	CHECK(vfit_counter_name_valid("0123456789012345678901234567890", 31) &&
+	      !vfit_counter_name_valid("01234567890123456789012345678901", 32) &&
+	      !vfit_counter_name_valid("", 0), "counter names of 1..%d characters",
+	      VFIT_BOOT_COUNTER_NAME - 1);
+}
+
+/*
+ * Compressed images, with a platform that decompresses: a gzip kernel
+ * boots; its entry point is checked against the decompressed size; the
+ * decompressor gets the room up to the next reserved range and no more;
+ * only the kernel may be compressed.
+ */
+static void test_compressed(struct dev *d)
+{
+	const struct vfit_boot_event *ev;
+	static const uint8_t mark[16] = "loader-untouched";
+
+	dev_factory(d);
+	both(d, 2, "k-gz.fit");
+	memset(ram, 0, 0x100000);
+	CHECK(boot_gunzip(d) == VFIT_BOOT_KERNEL && rep.kernel.size == KSIZE &&
+	      rep.entry == 0x80080000u && dev_kernel_in_ram(ram), "gzip kernel boots: %s",
+	      trace());
+	dev_free(d);
+
+	/* entry = load + KSIZE: inside the compressed FIT data's span, past the kernel */
+	dev_factory(d);
+	both(d, 2, "k-gz-entry.fit");
+	CHECK(boot_gunzip(d) == VFIT_BOOT_RECOVERY, "entry past the decompressed kernel: %s",
+	      trace());
+	ev = find(VFIT_EV_FAIL, VFIT_WHY_ENTRY_OUTSIDE);
+	CHECK(ev && ev->chain == VFIT_CHAIN_A && ev->stage == 2 && ev->value == 0x8008c350u &&
+	      ev->size == KSIZE, "entry 8008c350 outside the %u decompressed bytes", KSIZE);
+	dev_free(d);
+
+	/* 4 KiB below the loader: the decompressor may not write into it */
+	dev_factory(d);
+	both(d, 2, "k-gz-room.fit");
+	memcpy(ram + (LOADER_ADDR - RAM_BASE), mark, sizeof(mark));
+	CHECK(boot_gunzip(d) == VFIT_BOOT_RECOVERY, "no room below the loader: %s", trace());
+	ev = find(VFIT_EV_FAIL, VFIT_WHY_DECOMPRESS);
+	CHECK(ev && ev->chain == VFIT_CHAIN_A && ev->stage == 2 && ev->value == 4,
+	      "decompression given 4 KiB (%llu)", ev ? (unsigned long long)ev->value : 0ull);
+	CHECK(!memcmp(ram + (LOADER_ADDR - RAM_BASE), mark, sizeof(mark)),
+	      "the loader's bytes untouched");
+	dev_free(d);
+
+	/* a gzip ramdisk (valid gzip): only a kernel is decompressed */
+	dev_factory(d);
+	both(d, 2, "k-rd-gz.fit");
+	CHECK(boot_gunzip(d) == VFIT_BOOT_RECOVERY, "gzip ramdisk: %s", trace());
+	ev = find(VFIT_EV_FAIL, VFIT_WHY_COMPRESSION);
+	CHECK(ev && ev->chain == VFIT_CHAIN_A && ev->stage == 2 && !strcmp(ev->what, "ramdisk"),
+	      "compressed ramdisk refused by name");
+	dev_free(d);
+}
+
+/*
+ * A ROM control DTB the verifier refuses (required-mode "most") halts the
+ * device: its recovery key is not taken out of it either.
+ */
+static void test_rom_refused(struct dev *d)
+{
+	uint8_t buf[16384];
+	int keys;
+
+	dev_factory(d);
+	REQUIRE(!fdt_open_into(d->rom.p, buf, sizeof(buf)), "ROM copy");
+	keys = fdt_path_offset(buf, "/signature");
+	FDT(keys);
+	FDT(fdt_setprop_string(buf, keys, "required-mode", "most"));
+	FDT(fdt_pack(buf));
+	blob_set(&d->rom, buf, fdt_totalsize(buf));
+	d->stage_broken = true;
+	CHECK(boot(d) == VFIT_BOOT_HALT && find(VFIT_EV_FAIL, VFIT_WHY_ROM) &&
+	      rep.why == VFIT_WHY_ROM && !find(VFIT_EV_START, 0), "malformed ROM: halt: %s",
+	      trace());
+	dev_free(d);
+}
+
+/* An update of more FITs than a chain has stages is refused by count, before any search. */
+static void test_update_count(struct dev *d)
+{
+	struct blob k = fit("kernel.fit");
+	const void *p[VFIT_BOOT_MAX_STAGES + 1];
+	size_t len[VFIT_BOOT_MAX_STAGES + 1];
+	struct vfit_boot_ops o;
+	unsigned int i;
+
+	for (i = 0; i <= VFIT_BOOT_MAX_STAGES; i++) {
+		p[i] = k.p;
+		len[i] = k.n;
+	}
+	dev_factory(d);
+	CHECK(boot(d) == VFIT_BOOT_KERNEL, "boot");
+	o = dev_ops(d, false);
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(&rep, events, sizeof(events) / sizeof(events[0]));
+	CHECK(vfit_boot_update(&o, &layout, &scratch, &rep, p, len, VFIT_BOOT_MAX_STAGES + 1) ==
+	      VFIT_BOOT_REFUSED && rep.why == VFIT_WHY_UPDATE_COUNT &&
+	      find(VFIT_EV_FAIL, VFIT_WHY_UPDATE_COUNT) && !find(VFIT_EV_VERIFY, 0),
+	      "%d FITs refused: %s", VFIT_BOOT_MAX_STAGES + 1, trace());
+	free(k.p);
+	dev_free(d);
+}
+
 /* ---- issue 10: user keys, unsigned rollback and placement ------------------------- */
 
 static void test_user_chain(struct dev *d)
@@ -727,6 +1018,10 @@ int main(void)
 		test_update(d);
 		test_user_chain(d);
 		test_unsigned(d);
+		test_rollback_malformed(d);
+		test_compressed(d);
+		test_rom_refused(d);
+		test_update_count(d);
 	}
 	dev_cleanup();
 	munmap(ram, RAM_SIZE);
