@@ -53,8 +53,11 @@ build() { # TESTS...
 }
 
 # count FILE: how often $FROM occurs in FILE.  apply FILE: replace it with $TO.
-count() { perl -0777 -ne 'my $n = () = /\Q$ENV{FROM}\E/g; print $n' "$1"; }
-apply() { perl -0777 -i -pe 's/\Q$ENV{FROM}\E/$ENV{TO}/' "$1"; }
+# In both, \n and \t stand for a newline and a tab.
+count() { perl -0777 -ne '(my $f = $ENV{FROM}) =~ s/\\n/\n/g; $f =~ s/\\t/\t/g;
+	my $n = () = /\Q$f\E/g; print $n' "$1"; }
+apply() { perl -0777 -i -pe 'BEGIN { ($f = $ENV{FROM}) =~ s/\\n/\n/g; $f =~ s/\\t/\t/g;
+	($t = $ENV{TO}) =~ s/\\n/\n/g; $t =~ s/\\t/\t/g } s/\Q$f\E/$t/' "$1"; }
 
 # The list: "@ FILE: TEST..." starts a section; "FROM => TO" is a mutant of
 # FILE, run against the section's tests; '#' starts a comment line.
