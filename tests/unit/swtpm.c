@@ -2,15 +2,19 @@
 /* A private swtpm for a test (swtpm.h). */
 #include "swtpm.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "check.h"
 
 /* Starts argv with its output appended to log: its pid, or -1.  127 is its exit code if not installed. */
 static pid_t run(char *const argv[], const char *log)
@@ -95,4 +99,38 @@ void swtpm_end(struct swtpm *w)
 	kill(w->pid, SIGTERM);
 	waitpid(w->pid, &st, 0);
 	w->pid = -1;
+}
+
+/* What swtpm_start() set up, for the exit handler. */
+static struct swtpm *started;
+static const char *started_dir;
+
+static void stop_at_exit(void)
+{
+	char cmd[128];
+
+	swtpm_end(started);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", started_dir);
+	if (system(cmd))
+		printf("cannot remove %s\n", started_dir);
+}
+
+bool swtpm_start(struct swtpm *w, char *dir, size_t size, const char *prefix, const char *name,
+		 const char *banks, struct vfit_tpm_sock *s)
+{
+	snprintf(dir, size, "/tmp/%s-XXXXXX", prefix);
+	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	started = w;
+	started_dir = dir;
+	atexit(stop_at_exit);
+	switch (swtpm_spawn(w, dir, name, banks, s)) {
+	case 0:
+		return true;
+	case 127:
+		SKIP("tool", "swtpm is not installed (scripts/deps installs it)");
+		return false;
+	default:
+		CHECK(0, "cannot start swtpm");
+		return false;
+	}
 }

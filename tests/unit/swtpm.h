@@ -8,6 +8,8 @@
 #ifndef VFIT_TEST_SWTPM_H
 #define VFIT_TEST_SWTPM_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "vfit-host/tpm_sock.h"
@@ -26,5 +28,15 @@ int swtpm_spawn(struct swtpm *w, const char *dir, const char *name, const char *
 		struct vfit_tpm_sock *s);
 /* SIGTERM and wait; nothing when not running. */
 void swtpm_end(struct swtpm *w);
+
+/*
+ * A test's start-up: a fresh directory "/tmp/PREFIX-XXXXXX" into dir
+ * (size bytes), removed with w's swtpm stopped at exit, and swtpm_spawn()
+ * there.  Returns true when swtpm runs; false when the test cannot go on,
+ * with a `tool` skip counted (swtpm not installed) or a failure.  Once
+ * per program.
+ */
+bool swtpm_start(struct swtpm *w, char *dir, size_t size, const char *prefix, const char *name,
+		 const char *banks, struct vfit_tpm_sock *s);
 
 #endif

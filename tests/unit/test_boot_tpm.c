@@ -11,7 +11,6 @@
  * power cycle, counters only upwards); and what the OS can do after
  * vfit_trust_lock(): nothing to the index.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,16 +26,6 @@ static struct swtpm sw = { -1 };
 
 static const struct vfit_tpm_auth platform = { VFIT_TPM_RH_PLATFORM, NULL, 0 };
 static const struct vfit_tpm_auth owner = { VFIT_TPM_RH_OWNER, NULL, 0 };
-
-static void cleanup_at_exit(void)
-{
-	char cmd[128];
-
-	swtpm_end(&sw);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
-		printf("cannot remove %s\n", dir);
-}
 
 /*
  * A relay in front of the real transport that breaks it on purpose: from
@@ -256,19 +245,8 @@ int main(void)
 	struct vfit_tpm_transport tr;
 
 	alarm(120);     /* watchdog: swtpm dies with us through PDEATHSIG */
-	snprintf(dir, sizeof(dir), "/tmp/vfit-trust-XXXXXX");
-	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-	atexit(cleanup_at_exit);
-	switch (swtpm_spawn(&sw, dir, "four-banks", NULL, &s4)) {
-	case 0:
-		break;
-	case 127:
-		SKIP("tool", "swtpm is not installed (scripts/deps installs it)");
+	if (!swtpm_start(&sw, dir, sizeof(dir), "vfit-trust", "four-banks", NULL, &s4))
 		return check_done();
-	default:
-		CHECK(0, "cannot start swtpm");
-		return check_done();
-	}
 	vfit_tpm_sock_transport(&s4, &tr);
 	vfit_tpm_init(&t, &tr);
 	why_is(open_(&t), VFIT_WHY_TPM_BANKS, "swtpm's default banks",

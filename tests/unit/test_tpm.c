@@ -26,16 +26,6 @@ static struct swtpm sw = { -1 };
 
 static const struct vfit_tpm_auth platform = { VFIT_TPM_RH_PLATFORM, NULL, 0 };
 
-static void cleanup_at_exit(void)
-{
-	char cmd[128];
-
-	swtpm_end(&sw);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	if (system(cmd))
-		printf("cannot remove %s\n", dir);
-}
-
 static const char *evp_name(uint16_t alg)
 {
 	switch (alg) {
@@ -866,20 +856,9 @@ int main(void)
 	test_hostile();
 	test_log_bounds();
 
-	snprintf(dir, sizeof(dir), "/tmp/vfit-tpm-XXXXXX");
-	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-	atexit(cleanup_at_exit);
 	/* libtpms' default banks: every bank is extended and replayed. */
-	switch (swtpm_spawn(&sw, dir, "tpm", NULL, &s)) {
-	case 0:
-		break;
-	case 127:
-		SKIP("tool", "swtpm is not installed (scripts/deps installs it)");
+	if (!swtpm_start(&sw, dir, sizeof(dir), "vfit-tpm", "tpm", NULL, &s))
 		return check_done();
-	default:
-		CHECK(0, "cannot start swtpm");
-		return check_done();
-	}
 	vfit_tpm_sock_transport(&s, &tr);
 	vfit_tpm_init(tpm, &tr);
 	test_commands(tpm, &banks);
