@@ -10,6 +10,11 @@
 #   fit_keys ALGO:NAME...   `vfit keygen -a ALGO -n NAME` into keys/; exits 2
 #                           when one fails (a test's input, not its subject)
 #   fit_dtbs_its N [unsigned]  a kernel FIT with N device trees (below)
+#   cipher_keys [IV]...     (tests) keys/dev.* (rsa2048, as fit_keys) and the
+#                           AES keys keys/k128.bin, k192.bin and k256.bin;
+#                           each IV a 16-byte keys/IV.bin
+#   cipher_kernel_its DESC ALGO KEY [CIPHER-PROPS [NODES]]  the start of an
+#                           encrypted FIT's source, through its kernel (below)
 #   bench_dir               (benches) W: a scratch directory on tmpfs where
 #                           there is one (its parent: base), removed at
 #                           exit; the shell moves into it
@@ -147,6 +152,33 @@ fit_dtbs_its() {
 	}
 	print "\t};\n};"
 	}'
+}
+
+cipher_keys() {
+	fit_keys rsa2048:dev
+	random keys/k128.bin 16
+	random keys/k192.bin 24
+	random keys/k256.bin 32
+	for _iv in "$@"; do
+		random "keys/$_iv.bin" 16
+	done
+}
+
+# cipher_kernel_its DESC ALGO KEY [CIPHER-PROPS [NODES]]: "/dts-v1/; / {"
+# with description DESC, "images {" and a kernel node: kernel.bin loaded
+# and started at 0x40400000, hash-1 sha256, NODES (dts text, e.g. an image
+# signature), then "cipher { algo = ALGO; key-name-hint = KEY;
+# CIPHER-PROPS };".  The caller writes the other images, closes /images
+# and writes the configurations.
+cipher_kernel_its() {
+	printf '/dts-v1/;\n/ {\n\tdescription = "%s";\n\timages {\n' "$1"
+	printf '\t\tkernel {\n\t\t\tdata = /incbin/("kernel.bin");\n'
+	printf '\t\t\ttype = "kernel"; arch = "arm64"; os = "linux"; compression = "none";\n'
+	printf '\t\t\tload = <0x40400000>; entry = <0x40400000>;\n'
+	printf '\t\t\thash-1 { algo = "sha256"; };\n'
+	[ -n "${5:-}" ] && printf '\t\t\t%s\n' "$5"
+	printf '\t\t\tcipher { algo = "%s"; key-name-hint = "%s"; %s};\n\t\t};\n' "$2" "$3" \
+		"${4:+$4 }"
 }
 
 # shellcheck disable=SC2034 # HEAD_MKIMAGE, HEAD_CHECK, ANCHORS: for the caller

@@ -6,6 +6,7 @@
 # verify --decrypt gives the plaintext back; OpenSSL decrypts the
 # ciphertext dumpimage extracts; tampering and missing keys are refused.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/fixtures.sh"
 cd "$T" || exit 2
 export SOURCE_DATE_EPOCH=1700000000
 need dtc fdtget fdtput dumpimage openssl xxd
@@ -13,12 +14,8 @@ need dtc fdtget fdtput dumpimage openssl xxd
 random kernel.bin 5000
 random fdt.bin 1024
 random rd.bin 777
-mkdir keys out
-"$VFIT" keygen -a rsa2048 -k keys -n dev >/dev/null || exit 2
-random keys/k128.bin 16
-random keys/k192.bin 24
-random keys/k256.bin 32
-random keys/iv.bin 16
+mkdir out
+cipher_keys iv
 printf '/dts-v1/; / { model = "ctl"; };' | dtc -I dts -O dtb -o ctl0.dtb
 # hex FDT NODE PROP: a byte property as one hex string (fdtget drops leading zeros).
 hex() { fdtget -t bx "$@" | tr ' ' '\n' | while read -r b; do printf '%02x' "0x$b"; done; }
@@ -26,19 +23,8 @@ hex() { fdtget -t bx "$@" | tr ' ' '\n' | while read -r b; do printf '%02x' "0x$
 # its CONF-SIGNATURE [IMAGE-SIGNATURE]: kernel aes256 with a random IV,
 # fdt aes128 with an IV file (a full padding block: 1024 bytes), ramdisk aes192.
 its() {
+	cipher_kernel_its cipher aes256 k256 "" "${2:-}"
 	cat <<EOT
-/dts-v1/;
-/ {
-	description = "cipher";
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x40400000>; entry = <0x40400000>;
-			hash-1 { algo = "sha256"; };
-			${2:-}
-			cipher { algo = "aes256"; key-name-hint = "k256"; };
-		};
 		fdt {
 			data = /incbin/("fdt.bin");
 			type = "flat_dt"; arch = "arm64"; compression = "none";

@@ -19,31 +19,15 @@ anchors
 random kernel.bin 70000
 random fdt.bin 4096
 random rd.bin 3001
-mkdir keys
-"$VFIT" keygen -a rsa2048 -k keys -n dev >/dev/null || exit 2
-random keys/k128.bin 16
-random keys/k192.bin 24
-random keys/k256.bin 32
-random keys/iv1.bin 16
-random keys/iv2.bin 16
+cipher_keys iv1 iv2
 printf '/dts-v1/; / { model = "ctl"; };' | dtc -I dts -O dtb -o ctl0.dtb
 
 # its IVHINT1 IVHINT2 IVHINT3: three images, one per key size.  conf-2 is
 # for HEAD's fit_check_sign, whose host loading (after the checks) fails on
 # a device tree or ramdisk of any FIT, but loads and decrypts a kernel.
 its() {
+	cipher_kernel_its "cipher interop" aes256 k256 "$1"
 	cat <<EOT
-/dts-v1/;
-/ {
-	description = "cipher interop";
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x40400000>; entry = <0x40400000>;
-			hash-1 { algo = "sha256"; };
-			cipher { algo = "aes256"; key-name-hint = "k256"; $1 };
-		};
 		fdt {
 			data = /incbin/("fdt.bin");
 			type = "flat_dt"; arch = "arm64"; compression = "none";

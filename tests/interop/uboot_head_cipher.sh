@@ -39,26 +39,12 @@ le64() { printf "$(printf '%016x' "$1" | sed 's/\(..\)\(..\)\(..\)\(..\)\(..\)\(
 } > kernel.bin
 random body.bin 65477
 cat body.bin >> kernel.bin
-mkdir keys
-"$VFIT" keygen -a rsa2048 -k keys -n dev >/dev/null || exit 2
-random keys/k128.bin 16
-random keys/k256.bin 32
-random keys/iv.bin 16
+cipher_keys iv
 
 # its ALGO KEY IVHINT: the kernel encrypted, the configuration signed.
 its() {
+	cipher_kernel_its "vfit cipher boot" "$1" "$2" "$3"
 	cat <<EOT
-/dts-v1/;
-/ {
-	description = "vfit cipher boot";
-	images {
-		kernel {
-			data = /incbin/("kernel.bin");
-			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
-			load = <0x40400000>; entry = <0x40400000>;
-			hash-1 { algo = "sha256"; };
-			cipher { algo = "$1"; key-name-hint = "$2"; $3 };
-		};
 	};
 	configurations {
 		default = "conf-1";
