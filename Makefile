@@ -143,6 +143,9 @@ ASAN_VARS = BUILD=$(BUILD)/asan CC=$(CLANG) OPT="-O1 -g" \
 	SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 unit-asan:
 	$(MAKE) --no-print-directory $(ASAN_VARS) unit
+# One of them: make asan/test_x (tests/mutate/run.sh).
+asan/test_%:
+	$(MAKE) --no-print-directory $(ASAN_VARS) $(BUILD)/asan/tests/test_$*
 
 # libFuzzer targets: the whole library rebuilt once with clang, coverage and
 # sanitizers, and linked into each target.

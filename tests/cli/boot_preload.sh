@@ -52,4 +52,32 @@ refused other-image "$W/swap.fit" "signature mismatch \(image signature\)"
 
 boots optional-bare "$W/opt.dtb" "$W/k.fit"
 boots optional-header "$W/opt.dtb" "$W/ko.fit"
+
+# A header size that is not a multiple of 8 (the FIT behind it must stay
+# 8-byte aligned for libfdt): refused, though its signatures verify.
+ok "wrapped with a 4100-byte header" "$VFIT" preload -k "$W/pre.pem" -s 4100 "$W/k.fit" \
+	"$W/k4100.fit"
+refused unaligned "$W/k4100.fit" "malformed FIT \\(header_size not a multiple of 8\\)"
+# A pre-load key node the device cannot read (mandatory neither yes nor no)
+# is no licence to boot the bare FIT: refused, naming the key node.
+cp "$W/rom.dtb" "$W/badkey.dtb"
+fdtput -t s "$W/badkey.dtb" /image/pre-load/sig mandatory maybe
+ok "bad-key: device" "$VFIT" boot --device "$T/bad-key" init --rom "$W/badkey.dtb" "$W/k.fit"
+status 1 "bad-key: refused" "$VFIT" boot --device "$T/bad-key"
+contains "bad-key: reason names the key node" "$T/.out" \
+	"^slot A stage 1: pre-load signature refused before the FIT was parsed: malformed FIT \\(key /image/pre-load/sig\\)$"
+# The recovery FIT passes the same gate: bare, refused (the device halts);
+# wrapped, it boots.
+ok "recovery FIT" recovery_fit "$W/rec.fit" "$W/rom.dtb"
+ok "recovery wrapped" "$VFIT" preload -k "$W/pre.pem" "$W/rec.fit" "$W/recp.fit"
+ok "bare recovery: device" "$VFIT" boot --device "$T/rec-bare" init --rom "$W/rom.dtb" \
+	--recovery "$W/rec.fit" "$W/k.fit"
+status 1 "bare recovery: halts" "$VFIT" boot --device "$T/rec-bare"
+contains "bare recovery: reason" "$T/.out" \
+	"^recovery: pre-load signature refused before the FIT was parsed: no signature \(magic\)"
+if grep -q "^Starting" "$T/.out"; then fail "bare recovery: started"; else pass; fi
+ok "wrapped recovery: device" "$VFIT" boot --device "$T/rec-wrapped" init --rom "$W/rom.dtb" \
+	--recovery "$W/recp.fit" "$W/k.fit"
+status 1 "wrapped recovery: boots recovery" "$VFIT" boot --device "$T/rec-wrapped"
+contains "wrapped recovery: started" "$T/.out" "^Starting RECOVERY kernel"
 finish

@@ -31,16 +31,20 @@ trap 'exit 2' INT TERM
 tree=$tmp/tree
 
 # Make targets and commands for a test name: test_x (a unit test, in quick
-# mode) or layer/x.sh (a script, through the vfit binary).
+# mode), asan/test_x (the same under ASan+UBSan: a mutant that only opens an
+# out-of-bounds access is killed there) or layer/x.sh (a script, through
+# the vfit binary).
 target() {
 	case $1 in
 	test_*) echo "build/tests/$1" ;;
+	asan/test_*) echo "$1" ;;
 	*.sh) echo "build/vfit" ;;
 	esac
 }
 run_test() {
 	case $1 in
 	test_*) VFIT_TEST_QUICK=1 timeout -k 5 "$LIMIT" "build/tests/$1" ;;
+	asan/test_*) VFIT_TEST_QUICK=1 timeout -k 5 "$LIMIT" "build/asan/tests/${1#asan/}" ;;
 	*.sh) BUILD=build timeout -k 5 "$LIMIT" sh "tests/$1" ;;
 	esac >"$tmp/out" 2>&1 </dev/null
 	[ $? = 0 ] && ! grep -q '^FAIL' "$tmp/out"
@@ -87,7 +91,7 @@ else
 	if [ -d "$BUILD" ]; then
 		mkdir "$tree/build"
 		for f in "$BUILD"/.deps-ok "$BUILD"/lib "$BUILD"/host "$BUILD"/cli "$BUILD"/tests \
-			"$BUILD"/*.a "$BUILD"/vfit; do
+			"$BUILD"/*.a "$BUILD"/vfit "$BUILD"/asan; do
 			[ -e "$f" ] && cp -a "$f" "$tree/build/"
 		done
 	fi

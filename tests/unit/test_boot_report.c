@@ -169,17 +169,20 @@ static int kernel_fit(const char *name, const struct kfit *k, const char *dtb, i
 	return dev_sign(its, name, dtb, req);
 }
 
-/* A bootloader FIT: firmware fw.bin and fdt (a file of dev_dir), signed by key. */
-static int bl_fit(const char *name, const char *key, const char *fw_load, const char *fdt,
-		  const char *extra, const char *dtb)
+/*
+ * A bootloader FIT: firmware fw.bin and fdt (a file of dev_dir, with
+ * compression fdt_comp), signed by key.
+ */
+static int bl_fit_comp(const char *name, const char *key, const char *fw_load, const char *fdt,
+		       const char *extra, const char *dtb, const char *fdt_comp)
 {
 	char its[4096], fdt_img[256];
 
 	fdt_img[0] = 0;
 	if (fdt)
 		snprintf(fdt_img, sizeof(fdt_img), "dtb { data = /incbin/(\"%s/%s\");"
-			 " type = \"flat_dt\"; compression = \"none\";"
-			 " hash-1 { algo = \"sha256\"; }; };", dev_dir, fdt);
+			 " type = \"flat_dt\"; compression = \"%s\";"
+			 " hash-1 { algo = \"sha256\"; }; };", dev_dir, fdt, fdt_comp);
 	snprintf(its, sizeof(its),
 		 "/dts-v1/;\n/ { description = \"b\"; #address-cells = <1>;\n"
 		 " images { fw { data = /incbin/(\"%s/fw.bin\"); type = \"firmware\";"
@@ -189,6 +192,12 @@ static int bl_fit(const char *name, const char *key, const char *fw_load, const 
 		 " signature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"%s\"; }; }; }; };\n",
 		 dev_dir, fw_load, extra ? extra : "", fdt_img, fdt ? "fdt = \"dtb\";" : "", key);
 	return dev_sign(its, name, dtb, 1);
+}
+
+static int bl_fit(const char *name, const char *key, const char *fw_load, const char *fdt,
+		  const char *extra, const char *dtb)
+{
+	return bl_fit_comp(name, key, fw_load, fdt, extra, dtb, "none");
 }
 
 static struct blob fit(const char *name)
@@ -415,7 +424,9 @@ static int build_more(void)
 	    bl_fit("b-loop2", "kernel", "0x81200000", "bl.dtb", NULL, dtb) ||
 	    bl_fit("b-loop3", "kernel", "0x81300000", "bl.dtb", NULL, dtb) ||
 	    bl_fit("b-img", "rom", "0x81000000", "blimg.dtb", NULL, dtb) ||
-	    bl_fit("b-user", "user", "0x81000000", "userbl.dtb", NULL, dtb))
+	    bl_fit("b-user", "user", "0x81000000", "userbl.dtb", NULL, dtb) ||
+	    /* the next stage's keys, uncompressed but labelled gzip */
+	    bl_fit_comp("b-dtb-gzip", "rom", "0x81000000", "bl.dtb", NULL, dtb, "gzip"))
 		return -1;
 	/* A firmware-only FIT signed by the recovery key: recovery without a kernel. */
 	return bl_fit("rec-fw", "recovery", "0x81000000", NULL, NULL, dtb);
@@ -889,6 +900,24 @@ static void test_rom_refused(struct dev *d)
 	dev_free(d);
 }
 
+/*
+ * The next stage's control DTB is used as it lies in the FIT, so it must
+ * say compression "none": one labelled gzip is refused even when its
+ * bytes are a plain DTB that would work.
+ */
+static void test_dtb_compressed(struct dev *d)
+{
+	const struct vfit_boot_event *ev;
+
+	dev_factory(d);
+	both(d, 1, "b-dtb-gzip.fit");
+	CHECK(boot(d) == VFIT_BOOT_RECOVERY, "control DTB labelled gzip: %s", trace());
+	ev = find(VFIT_EV_FAIL, VFIT_WHY_CONTROL_DTB);
+	CHECK(ev && ev->chain == VFIT_CHAIN_A && ev->stage == 1 && !strcmp(ev->name, "dtb"),
+	      "refused at slot A stage 1, naming fdt 'dtb'");
+	dev_free(d);
+}
+
 /* An update of more FITs than a chain has stages is refused by count, before any search. */
 static void test_update_count(struct dev *d)
 {
@@ -1022,6 +1051,7 @@ int main(void)
 		test_compressed(d);
 		test_rom_refused(d);
 		test_update_count(d);
+		test_dtb_compressed(d);
 	}
 	dev_cleanup();
 	munmap(ram, RAM_SIZE);

@@ -32,17 +32,24 @@ struct shape {
 	int size_len;            /* data-size-unciphered */
 	const char *key_node;    /* name under /cipher in ctl, NULL: no /cipher */
 	int key_len, key_len_prop, ctl_iv_len;
+	int key_len_size;        /* bytes of key-len written, 0: 4 */
 };
 
 static struct shape good(void)
 {
-	struct shape s = { "aes256", 0, "k", NULL, 16, 4, "key-aes256-k", 32, 32, -1 };
+	struct shape s = { "aes256", 0, "k", NULL, 16, 4, "key-aes256-k", 32, 32, -1, 0 };
 
 	return s;
 }
 
 static void build(const struct shape *s)
 {
+	/* key and IV followed by zeros: a property longer than its size keeps the right start */
+	uint8_t kb[64] = { 0 }, ivb[64] = { 0 };
+	fdt32_t klen[2] = { cpu_to_fdt32((uint32_t)s->key_len_prop), 0 };
+
+	memcpy(kb, key, sizeof(key));
+	memcpy(ivb, iv, sizeof(iv));
 	FDT(fdt_create(fit, sizeof(fit)));
 	FDT(fdt_finish_reservemap(fit));
 	FDT(fdt_begin_node(fit, ""));
@@ -63,7 +70,7 @@ static void build(const struct shape *s)
 	if (s->iv_name)
 		FDT(fdt_property_string(fit, "iv-name-hint", s->iv_name));
 	if (s->fit_iv_len >= 0)
-		FDT(fdt_property(fit, "iv", iv, s->fit_iv_len));
+		FDT(fdt_property(fit, "iv", ivb, s->fit_iv_len));
 	FDT(fdt_end_node(fit));
 	FDT(fdt_end_node(fit));
 	FDT(fdt_end_node(fit));
@@ -77,11 +84,12 @@ static void build(const struct shape *s)
 		FDT(fdt_begin_node(ctl, "cipher"));
 		FDT(fdt_begin_node(ctl, s->key_node));
 		if (s->ctl_iv_len >= 0)
-			FDT(fdt_property(ctl, "iv", iv, s->ctl_iv_len));
+			FDT(fdt_property(ctl, "iv", ivb, s->ctl_iv_len));
 		if (s->key_len >= 0)
-			FDT(fdt_property(ctl, "key", key, s->key_len));
+			FDT(fdt_property(ctl, "key", kb, s->key_len));
 		if (s->key_len_prop >= 0)
-			FDT(fdt_property_u32(ctl, "key-len", (uint32_t)s->key_len_prop));
+			FDT(fdt_property(ctl, "key-len", klen,
+					 s->key_len_size ? s->key_len_size : 4));
 		FDT(fdt_end_node(ctl));
 		FDT(fdt_end_node(ctl));
 	}
@@ -166,6 +174,8 @@ static void lookups(void)
 	expect("empty iv-name-hint", &s, VFIT_ERR_FORMAT, 0, "cipher", "iv-name-hint");
 	s = good(); s.fit_iv_len = 15;
 	expect("15-byte IV", &s, VFIT_ERR_FORMAT, 0, "cipher", "iv");
+	s = good(); s.fit_iv_len = 17;
+	expect("17-byte IV", &s, VFIT_ERR_FORMAT, 0, "cipher", "iv");
 	s = good(); s.fit_iv_len = -1;
 	expect("no IV at all", &s, VFIT_ERR_MISSING, 0, "cipher", "iv");
 	s = good(); s.size_len = -1;
@@ -181,8 +191,13 @@ static void lookups(void)
 	expect("no key", &s, VFIT_ERR_MISSING, 1, "key-aes256-k", "key");
 	s = good(); s.key_len = 16;
 	expect("short key", &s, VFIT_ERR_KEY, 1, "key-aes256-k", "key");
+	s = good(); s.key_len = 33;
+	expect("long key", &s, VFIT_ERR_KEY, 1, "key-aes256-k", "key");
 	s = good(); s.key_len_prop = 16;
 	expect("key-len disagrees", &s, VFIT_ERR_KEY, 1, "key-aes256-k", "key-len");
+	s = good(); s.key_len_size = 8;
+	expect("key-len of two cells, the first right", &s, VFIT_ERR_KEY, 1, "key-aes256-k",
+	       "key-len");
 	s = good(); s.iv_name = "v"; s.fit_iv_len = -1; s.key_node = "key-aes256-k-v";
 	expect("IV hint, no IV in the key node", &s, VFIT_ERR_MISSING, 1, "key-aes256-k-v", "iv");
 	s.ctl_iv_len = 8;
@@ -193,6 +208,29 @@ static void lookups(void)
 	s = good(); s.key_name = longname;
 	expect("key node path past U-Boot's 128 bytes", &s, VFIT_ERR_LIMIT, 0, "cipher",
 	       "key-name-hint");
+	/*
+	 * At the edges: "/cipher/key-aes256-" + a hint of 108 bytes is 127, the
+	 * longest path; a hint of 109 is refused, and so is one that fills the
+	 * node name's buffer exactly (117: nothing may be written past it).
+	 */
+	{
+		static char node[sizeof(longname) + 16];
+		static const int hint[] = { VFIT_CIPHER_PATH_MAX - 20, VFIT_CIPHER_PATH_MAX - 19,
+					    VFIT_CIPHER_PATH_MAX - 11 };
+		unsigned int i;
+
+		for (i = 0; i < 3; i++) {
+			memset(longname, 'n', sizeof(longname) - 1);
+			longname[hint[i]] = 0;
+			snprintf(node, sizeof(node), "key-aes256-%s", longname);
+			s = good(); s.key_name = longname; s.key_node = node;
+			if (i == 0)
+				expect("the longest key node path", &s, VFIT_OK, 0, NULL, NULL);
+			else
+				expect("key node path one past the longest, or filling the buffer",
+				       &s, VFIT_ERR_LIMIT, 0, "cipher", "key-name-hint");
+		}
+	}
 	build(&s);
 	CHECK(vfit_cipher_find(fit, fdt_path_offset(fit, "/images"), ctl, &ci, NULL) ==
 		      VFIT_ERR_MISSING, "an image without a cipher node");
