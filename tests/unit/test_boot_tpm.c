@@ -108,6 +108,63 @@ static void undefine(struct vfit_tpm *tpm)
 	REQUIRE(!vfit_tpm_nv_undefine_space(tpm, &platform, VFIT_TRUST_INDEX), "undefine");
 }
 
+/* The index's layout (vfit/boot_tpm.h). */
+#define OFF_CTR (8 + VFIT_BOOT_STATE_SIZE)
+#define CTR_ENTRY (VFIT_BOOT_COUNTER_NAME + 8)
+#define OFF_PAD (OFF_CTR + VFIT_TRUST_COUNTERS * CTR_ENTRY)
+
+/* The index as the stage's code writes it: counter "kernel" at 5, no state yet. */
+static void good_content(uint8_t *nv)
+{
+	memset(nv, 0, VFIT_TRUST_SIZE);
+	memcpy(nv, "VFTS", 4);
+	nv[7] = 1;
+	memcpy(nv + OFF_CTR, "kernel", 6);
+	nv[OFF_CTR + CTR_ENTRY - 1] = 5;
+}
+
+/* Writes nv whole into the index (platform authorization) and opens it. */
+static enum vfit_boot_why open_with(struct vfit_tpm *tpm, const uint8_t *nv)
+{
+	REQUIRE(!vfit_tpm_nv_write(tpm, &platform, VFIT_TRUST_INDEX, 0, nv, VFIT_TRUST_SIZE),
+		"write");
+	return open_(tpm);
+}
+
+/* Each field of a well-formed index changed alone: the index is refused. */
+static void test_content(struct vfit_tpm *tpm)
+{
+	uint8_t nv[VFIT_TRUST_SIZE];
+	uint64_t v = 0;
+	unsigned int i;
+
+	define(tpm, VFIT_TRUST_ATTRS, VFIT_TRUST_SIZE);
+	good_content(nv);
+	why_is(open_with(tpm, nv), VFIT_WHY_NONE, "the layout written by hand", "");
+	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 5, "...is read: kernel %llu",
+	      (unsigned long long)v);
+	for (i = 0; i < 7; i++) {
+		static const char *const what[] = {
+			"magic", "version", "padding after the counters", "value of an unused entry",
+			"counter name not [A-Za-z0-9._-]", "bytes after a name's NUL",
+			"a counter name twice",
+		};
+
+		good_content(nv);
+		switch (i) {
+		case 0: nv[3] = 'X'; break;
+		case 1: nv[7] = 2; break;
+		case 2: nv[OFF_PAD] = 1; break;
+		case 3: nv[OFF_CTR + 7 * CTR_ENTRY + CTR_ENTRY - 1] = 1; break;
+		case 4: memcpy(nv + OFF_CTR, "ker/el", 6); break;
+		case 5: nv[OFF_CTR + 10] = 'x'; break;
+		case 6: memcpy(nv + OFF_CTR + CTR_ENTRY, "kernel", 6); break;
+		}
+		why_is(open_with(tpm, nv), VFIT_WHY_NV_CONTENT, what[i],
+		       "trust-state NV index content invalid");
+	}
+	undefine(tpm);
+}
 /* A power cycle through swtpm's control channel (what a reset does). */
 static void reset(struct vfit_tpm_sock *s)
 {
@@ -133,6 +190,25 @@ static void test_index(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	why_is(open_(tpm), VFIT_WHY_NV_ATTRIBUTES, "wrong size",
 	       "trust-state NV index has wrong attributes");
 	undefine(tpm);
+	/* ...a name algorithm other than sha256, an authorization policy. */
+	{
+		struct vfit_tpm_nv_public p = { .index = VFIT_TRUST_INDEX,
+						.name_alg = VFIT_TPM_ALG_SHA1,
+						.attributes = VFIT_TRUST_ATTRS,
+						.data_size = VFIT_TRUST_SIZE };
+
+		REQUIRE(!vfit_tpm_nv_define_space(tpm, &platform, NULL, 0, &p), "define sha1");
+		why_is(open_(tpm), VFIT_WHY_NV_ATTRIBUTES, "sha1 name",
+		       "trust-state NV index has wrong attributes");
+		undefine(tpm);
+		p.name_alg = VFIT_TPM_ALG_SHA256;
+		p.auth_policy_size = 32;
+		memset(p.auth_policy, 0x11, 32);
+		REQUIRE(!vfit_tpm_nv_define_space(tpm, &platform, NULL, 0, &p), "define policy");
+		why_is(open_(tpm), VFIT_WHY_NV_ATTRIBUTES, "a policy",
+		       "trust-state NV index has wrong attributes");
+		undefine(tpm);
+	}
 	/* Right index, contents no stage wrote. */
 	define(tpm, VFIT_TRUST_ATTRS, VFIT_TRUST_SIZE);
 	memset(junk, 0x5a, sizeof(junk));
@@ -140,6 +216,7 @@ static void test_index(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	why_is(open_(tpm), VFIT_WHY_NV_CONTENT, "garbage contents",
 	       "trust-state NV index content invalid");
 	undefine(tpm);
+	test_content(tpm);
 	/* The factory's step, then a fresh index. */
 	why_is(vfit_trust_define(&trust, tpm), VFIT_WHY_NONE, "vfit_trust_define", "");
 	reset(s);
@@ -159,6 +236,8 @@ static void test_life(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	      "fresh: no state");
 	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 0, "fresh: counters 0");
 	memset(st, 0xa7, sizeof(st));
+	CHECK(vfit_trust_state_write(&trust, st, sizeof(st) - 1) == VFIT_IO_TOO_BIG,
+	      "a state blob of another size refused");
 	CHECK(!vfit_trust_state_write(&trust, st, sizeof(st)), "state written");
 	CHECK(!vfit_trust_counter_advance(&trust, "kernel", 5), "counter to 5");
 	CHECK(vfit_trust_counter_advance(&trust, "kernel", 4) == VFIT_IO_ERROR,
@@ -253,6 +332,23 @@ int main(void)
 	       "PCR banks other than sha256 alone");
 	vfit_tpm_sock_close(&s4);
 	swtpm_end(&sw);
+	/* sha256 with another bank; one bank that is not sha256. */
+	{
+		static const char *const banks[] = { "sha256,sha384", "sha384" };
+		static const char *const names[] = { "two-banks", "sha384" };
+		unsigned int i;
+
+		for (i = 0; i < 2; i++) {
+			REQUIRE(!swtpm_spawn(&sw, dir, names[i], banks[i], &s4),
+				"swtpm_setup --pcr-banks %s and swtpm", banks[i]);
+			vfit_tpm_sock_transport(&s4, &tr);
+			vfit_tpm_init(&t, &tr);
+			why_is(open_(&t), VFIT_WHY_TPM_BANKS, banks[i],
+			       "PCR banks other than sha256 alone");
+			vfit_tpm_sock_close(&s4);
+			swtpm_end(&sw);
+		}
+	}
 
 	REQUIRE(!swtpm_spawn(&sw, dir, "sha256", "sha256", &s), "swtpm_setup --pcr-banks sha256 and swtpm");
 	vfit_tpm_sock_transport(&s, &tr);
