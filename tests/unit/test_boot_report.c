@@ -735,6 +735,21 @@ static void test_mark_good(struct dev *d)
 	CHECK(mark_good(d) == VFIT_BOOT_REFUSED && rep.why == VFIT_WHY_BOOTED_BAD,
 	      "booted slot marked bad");
 	dev_free(d);
+	/*
+	 * Another validly signed kernel (index 5) put into the booted slot
+	 * after the boot: mark-good confirms only the chain the device booted.
+	 */
+	dev_factory(d);
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 0, "boot slot A");
+	{
+		struct blob k5 = fit("k-index5.fit");
+
+		blob_set(&d->stage[0][1], k5.p, k5.n);
+		free(k5.p);
+	}
+	CHECK(mark_good(d) == VFIT_BOOT_REFUSED && rep.why == VFIT_WHY_CHAIN_CHANGED &&
+	      *dev_ctr(d, "kernel") == 0, "chain changed since the boot: %s", trace());
+	dev_free(d);
 }
 
 static void test_update(struct dev *d)

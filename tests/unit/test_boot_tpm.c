@@ -242,12 +242,17 @@ static void test_life(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	CHECK(!vfit_trust_counter_advance(&trust, "kernel", 5), "counter to 5");
 	CHECK(vfit_trust_counter_advance(&trust, "kernel", 4) == VFIT_IO_ERROR,
 	      "never downwards (firmware-enforced)");
+	/* Names the flow never passes, with free entries left: refused here too. */
+	CHECK(vfit_trust_counter_advance(&trust, "c1/x", 9) == VFIT_IO_ERROR &&
+	      vfit_trust_counter_advance(&trust, "c1234567890123456789012345678901", 9) ==
+	      VFIT_IO_ERROR, "invalid counter names refused");
 	for (i = 1; i < VFIT_TRUST_COUNTERS; i++) {
 		snprintf(name, sizeof(name), "c%u", i);
 		CHECK(!vfit_trust_counter_advance(&trust, name, i), "counter %s", name);
 	}
 	CHECK(vfit_trust_counter_advance(&trust, "one-too-many", 1) == VFIT_IO_ERROR,
 	      "%u counters at most", VFIT_TRUST_COUNTERS);
+
 	reset(s);
 	why_is(open_(tpm), VFIT_WHY_NONE, "written index opens after a reset", "");
 	CHECK(trust.written, "written");
