@@ -260,11 +260,11 @@ static int gzip_file(const char *name, const void *p, size_t n)
 }
 
 /* The platform's decompressor: lib/decomp's gunzip (every FIT here uses gzip). */
-static int gunzip_op(void *plat, enum vfit_boot_comp comp, const void *src, size_t len,
-		     void *dst, size_t cap, size_t *out)
+static enum vfit_decomp_result gunzip_op(void *plat, enum vfit_comp comp, const void *src,
+					 size_t len, void *dst, size_t cap, size_t *out)
 {
 	(void)plat, (void)comp;
-	return vfit_gunzip(src, len, dst, cap, out) == VFIT_DECOMP_OK ? 0 : -1;
+	return vfit_gunzip(src, len, dst, cap, out);
 }
 
 static enum vfit_boot_outcome boot_gunzip(struct dev *d)
