@@ -295,6 +295,47 @@ static void diag_adx(limb_t *t, const limb_t *a, size_t nl)
 		: [a] "r"(a + nl), [t] "r"(t + 2 * nl)
 		: "rdx", "cc", "memory");
 }
+
+/*
+ * redc() below in one asm statement for nl % 4 == 0 (every U-Boot key
+ * size): the rows of row_adx() with the outer loop, m = t[i] * n0 and the
+ * carry into t[i + nl] in the same asm, no call and no C between rows.
+ * Returns the bit carried out of the top limb.
+ */
+__attribute__((target("adx,bmi2")))
+static limb_t redc_rows_adx(limb_t *t, const limb_t *n, size_t nl, limb_t n0)
+{
+	limb_t top = 0, c, lo, hi, zero;
+	limb_t *te = t + nl;            /* end of row i: t + i + nl */
+	size_t rows = nl, idx, neg = 0 - nl;
+
+	__asm__("1:\n\t"
+		"movq (%[t],%[neg],8), %%rdx\n\t" /* t[i] */
+		"imulq %[n0], %%rdx\n\t"
+		"movq %[neg], %%rcx\n\t"
+		"xorl %k[c], %k[c]\n\t"
+		"xorl %k[z], %k[z]\n" /* also clears CF and OF */
+		"2:\n\t"
+		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+		"leaq 4(%%rcx), %%rcx\n\t"
+		"jrcxz 3f\n\t"
+		"jmp 2b\n"
+		"3:\n\t"
+		"adcxq %[z], %[c]\n\t"
+		"adoxq %[z], %[c]\n\t"
+		"btq $0, %[top]\n\t"    /* CF = the carry left over from row i - 1 */
+		"adcq %[c], (%[t])\n\t"
+		"movl $0, %k[top]\n\t"
+		"adcl $0, %k[top]\n\t"
+		"leaq 8(%[t]), %[t]\n\t"
+		"decq %[rows]\n\t"
+		"jnz 1b\n\t"
+		: [top] "+&r"(top), [c] "=&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi),
+		  [z] "=&r"(zero), [t] "+&r"(te), [rows] "+&r"(rows), "=&c"(idx)
+		: [b] "r"(n + nl), [n0] "r"(n0), [neg] "r"(neg)
+		: "rdx", "cc", "memory");
+	return top;
+}
 #endif
 
 #if RSA_ADX_RUNTIME
@@ -359,10 +400,10 @@ static limb_t row_mulq(limb_t *t, const limb_t *b, size_t n, limb_t a)
 /* The row the CPU has (adx: what cpu_adx() said for this verification). */
 #if RSA_ADX_RUNTIME
 #define ROW(adx, t, b, n, a) ((adx) ? row_adx(t, b, n, a) : row_mulq(t, b, n, a))
-#define DIAG_ADX(adx) (adx)
+#define ADX_ON(adx) (adx)
 #elif VFIT_RSA_ADX
 #define ROW(adx, t, b, n, a) ((void)(adx), row_adx(t, b, n, a))
-#define DIAG_ADX(adx) ((void)(adx), 1)
+#define ADX_ON(adx) ((void)(adx), 1)
 #else
 #define ROW(adx, t, b, n, a) ((void)(adx), row_mulq(t, b, n, a))
 #endif
@@ -448,8 +489,8 @@ static void sqr(struct mont *m, const limb_t *a)
 		t[i] = 0;
 	for (i = 0; i < nl; i++)
 		t[i + nl] = ROW(adx, t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
-#ifdef DIAG_ADX
-	if (DIAG_ADX(adx)) {
+#ifdef ADX_ON
+	if (ADX_ON(adx)) {
 		diag_adx(t, a, nl);
 		return;
 	}
@@ -484,10 +525,16 @@ static void redc(struct mont *m, limb_t *out)
 {
 	/* locals: the x86-64 rows' "memory" clobber would reload struct fields */
 	limb_t *t = m->t, n0 = m->n0, top = 0;
-	size_t nl = m->nl, i;
+	size_t nl = m->nl, i = 0;
 	int adx = ADX(m);
 
-	for (i = 0; i < nl; i++) {
+#ifdef ADX_ON
+	if (ADX_ON(adx) && nl % 4 == 0) {
+		top = redc_rows_adx(t, m->n, nl, n0);
+		i = nl;
+	}
+#endif
+	for (; i < nl; i++) {
 		limb_t c = ROW(adx, t + i, m->n, nl, t[i] * n0);
 		dlimb_t s = (dlimb_t)t[i + nl] + c + top;
 
