@@ -221,12 +221,13 @@ static inline limb_t mul_add_1(limb_t *t, const limb_t *b, limb_t a, limb_t c)
  * single ones (a row of the squaring has any length).  rcx counts up to 0
  * under base pointers past the end of each part: one lea per iteration.
  */
-#define ADX_1(off)                                              \
-	"mulxq " off "(%[b],%%rcx,8), %[lo], %[hi]\n\t"        \
-	"adcxq " off "(%[t],%%rcx,8), %[lo]\n\t"               \
+#define ADX_AT(off, t, b)                                       \
+	"mulxq " off "(%[" b "],%%rcx,8), %[lo], %[hi]\n\t"    \
+	"adcxq " off "(%[" t "],%%rcx,8), %[lo]\n\t"           \
 	"adoxq %[c], %[lo]\n\t"                                 \
-	"movq %[lo], " off "(%[t],%%rcx,8)\n\t"                \
+	"movq %[lo], " off "(%[" t "],%%rcx,8)\n\t"            \
 	"movq %[hi], %[c]\n\t"
+#define ADX_1(off) ADX_AT(off, "t", "b")
 
 __attribute__((target("adx,bmi2")))
 static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
@@ -335,6 +336,97 @@ static limb_t redc_rows_adx(limb_t *t, const limb_t *n, size_t nl, limb_t n0)
 		: [b] "r"(n + nl), [n0] "r"(n0), [neg] "r"(neg)
 		: "rdx", "cc", "memory");
 	return top;
+}
+
+/* mul() for nl % 4 == 0: t[i + nl] = the carry of row i, as redc_rows_adx(). */
+__attribute__((target("adx,bmi2")))
+static void mul_rows_adx(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
+{
+	limb_t c, lo, hi, zero;
+	limb_t *te = t + nl;            /* end of row i: t + i + nl */
+	const limb_t *ap = a;
+	size_t rows = nl, idx, neg = 0 - nl;
+
+	/* volatile: its only effect is on memory */
+	__asm__ volatile("1:\n\t"
+		"movq (%[a]), %%rdx\n\t"
+		"movq %[neg], %%rcx\n\t"
+		"xorl %k[c], %k[c]\n\t"
+		"xorl %k[z], %k[z]\n" /* also clears CF and OF */
+		"2:\n\t"
+		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+		"leaq 4(%%rcx), %%rcx\n\t"
+		"jrcxz 3f\n\t"
+		"jmp 2b\n"
+		"3:\n\t"
+		"adcxq %[z], %[c]\n\t"
+		"adoxq %[z], %[c]\n\t"
+		"movq %[c], (%[t])\n\t"
+		"leaq 8(%[t]), %[t]\n\t"
+		"leaq 8(%[a]), %[a]\n\t"
+		"decq %[rows]\n\t"
+		"jnz 1b\n\t"
+		: [c] "=&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(zero),
+		  [t] "+&r"(te), [a] "+&r"(ap), [rows] "+&r"(rows), "=&c"(idx)
+		: [b] "r"(b + nl), [neg] "r"(neg)
+		: "rdx", "cc", "memory");
+}
+
+/*
+ * The cross products of sqr() for nl % 4 == 0: row i is a[i] * a[i+1 ..
+ * nl) into t[2i+1 .. i+nl), its carry to t[i + nl], rows 0 .. nl-2 (the
+ * last row is empty).  Row i has 3 - i % 4 single steps, then whole blocks
+ * of four up to the end (nl - 4 * (i / 4 + 1) limbs), so the counts follow
+ * a fixed pattern: `ones` counts 3, 2, 1, 0 and nq (minus the block
+ * part's length) goes up by 4 when it wraps.
+ */
+__attribute__((target("adx,bmi2")))
+static void sqr_rows_adx(limb_t *t, const limb_t *a, size_t nl)
+{
+	const limb_t zero = 0;
+	const limb_t *a_last = a + nl - 1, *ap = a, *bq;
+	limb_t c, lo, hi, *tq;
+	limb_t *te = t + nl;            /* end of row i: t + i + nl */
+	size_t nq = 0 - (nl - 4), ones = 3, idx;
+
+	__asm__ volatile("1:\n\t"
+		"movq (%[a]), %%rdx\n\t"
+		"leaq (%[t],%[nq],8), %[tq]\n\t" /* where the blocks start */
+		"leaq (%[b],%[nq],8), %[bq]\n\t"
+		"movq %[ones], %%rcx\n\t"
+		"negq %%rcx\n\t"
+		"xorl %k[c], %k[c]\n\t" /* also clears CF and OF */
+		"jrcxz 3f\n"
+		"2:\n\t"
+		ADX_AT("0", "tq", "bq")
+		"leaq 1(%%rcx), %%rcx\n\t"
+		"jrcxz 3f\n\t"
+		"jmp 2b\n"
+		"3:\n\t"
+		"movq %[nq], %%rcx\n\t"
+		"jrcxz 5f\n"
+		"4:\n\t"
+		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+		"leaq 4(%%rcx), %%rcx\n\t"
+		"jrcxz 5f\n\t"
+		"jmp 4b\n"
+		"5:\n\t"
+		"adcxq %[z], %[c]\n\t"
+		"adoxq %[z], %[c]\n\t"
+		"movq %[c], (%[t])\n\t"
+		"leaq 8(%[t]), %[t]\n\t"
+		"leaq 8(%[a]), %[a]\n\t"
+		"subq $1, %[ones]\n\t"
+		"jns 6f\n\t"
+		"movl $3, %k[ones]\n\t"
+		"addq $4, %[nq]\n"
+		"6:\n\t"
+		"cmpq %[a_last], %[a]\n\t"
+		"jne 1b\n\t"
+		: [c] "=&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [tq] "=&r"(tq), [bq] "=&r"(bq),
+		  [t] "+&r"(te), [a] "+&r"(ap), [nq] "+&r"(nq), [ones] "+&r"(ones), "=&c"(idx)
+		: [b] "r"(a + nl), [z] "m"(zero), [a_last] "m"(a_last)
+		: "rdx", "cc", "memory");
 }
 #endif
 
@@ -460,6 +552,12 @@ static void mul(struct mont *m, const limb_t *a, const limb_t *b)
 
 	for (i = 0; i < nl; i++)
 		t[i] = 0;
+#ifdef ADX_ON
+	if (ADX_ON(adx) && nl % 4 == 0) {
+		mul_rows_adx(t, a, b, nl);
+		return;
+	}
+#endif
 	for (i = 0; i < nl; i++)
 		t[i + nl] = ROW(adx, t + i, b, nl, a[i]);
 }
@@ -487,14 +585,21 @@ static void sqr(struct mont *m, const limb_t *a)
 
 	for (i = 0; i < nl; i++)
 		t[i] = 0;
-	for (i = 0; i < nl; i++)
-		t[i + nl] = ROW(adx, t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
 #ifdef ADX_ON
 	if (ADX_ON(adx)) {
+		if (nl % 4 == 0) {
+			sqr_rows_adx(t, a, nl);
+			t[2 * nl - 1] = 0;
+		} else {
+			for (i = 0; i < nl; i++)
+				t[i + nl] = ROW(adx, t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
+		}
 		diag_adx(t, a, nl);
 		return;
 	}
 #endif
+	for (i = 0; i < nl; i++)
+		t[i + nl] = ROW(adx, t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
 	for (i = 0; i < nl; i++) {
 		dlimb_t sq = (dlimb_t)a[i] * a[i];
 		limb_t lo = t[2 * i], up = t[2 * i + 1];
