@@ -237,7 +237,7 @@ static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
 	limb_t *tp = t + quads;
 	const limb_t *bp = b + quads;
 
-	__asm__("xorl %k[z], %k[z]\n\t" /* also clears CF and OF */
+	__asm__ volatile("xorl %k[z], %k[z]\n\t" /* also clears CF and OF */
 		"jrcxz 2f\n"
 		"1:\n\t"
 		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
@@ -310,7 +310,7 @@ static limb_t redc_rows_adx(limb_t *t, const limb_t *n, size_t nl, limb_t n0)
 	limb_t *te = t + nl;            /* end of row i: t + i + nl */
 	size_t rows = nl, idx, neg = 0 - nl;
 
-	__asm__("1:\n\t"
+	__asm__ volatile("1:\n\t"
 		"movq (%[t],%[neg],8), %%rdx\n\t" /* t[i] */
 		"imulq %[n0], %%rdx\n\t"
 		"movq %[neg], %%rcx\n\t"
