@@ -20,6 +20,10 @@
  * /incbin/ with offsets, a directive the scanner does not understand, a
  * marker not found exactly once, a dependency file requested with -d,
  * any failure of the copy): the original source is then compiled as is.
+ *
+ * With defer (mkimage), the largest payload that is an image's `data` is
+ * not read at all: its property gets its size and the bytes stay in the
+ * file until the image pass streams them to the output (host/deferred.c).
  */
 #include <errno.h>
 #include <fcntl.h>
