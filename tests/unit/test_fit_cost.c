@@ -259,7 +259,7 @@ static void put_file(const char *name, const void *p, size_t n)
 static void flip_middle(const char *name)
 {
 	char path[PATH_MAX];
-	unsigned char c;
+	unsigned char c = 0;
 	struct stat st;
 	int fd;
 
