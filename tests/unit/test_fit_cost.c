@@ -477,6 +477,10 @@ int main(void)
 	CHECK(run(cmd_verify, "verify -f ext.fit -k ctl.dtb", &c) == 1,
 	      "a changed external payload verified");
 
+	/* Without -q the new FIT is listed: its tree read back, not its payload. */
+	CHECK(!run(cmd_mkimage, "mkimage -f fit.its -k keys -K ctl.dtb -r list.fit", &c),
+	      "create + sign, listed");
+	expect("create, listed", &c, create_its);
 	CHECK(!run(cmd_mkimage, "mkimage -q -f confs-first.its -k keys -K ctl.dtb -r cf.fit", &c),
 	      "create, configurations first");
 	expect("confs first", &c, moved);
