@@ -19,10 +19,8 @@ const char *vfit_str(const struct vfit_prop *v)
 {
 	const char *s = (const char *)v->p;
 
-	/* Exactly one string: NUL at the end and nowhere before it. */
-	if (!s || v->len < 1 || s[v->len - 1] || strlen(s) != (size_t)v->len - 1)
-		return NULL;
-	return s;
+	/* Exactly one string: the first NUL is the last byte. */
+	return s && v->len > 0 && memchr(s, 0, (size_t)v->len) == s + v->len - 1 ? s : NULL;
 }
 
 const char *vfit_prop_str(const void *fdt, int node, const char *name)
@@ -70,11 +68,10 @@ bool vfit_in(const char *name, const char *list)
 
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix)
 {
-	int len;
-	const char *name = fdt_get_name(fdt, node, &len);
-	size_t n = strlen(prefix);
+	const char *name = fdt_get_name(fdt, node, NULL);
 
-	return name && (size_t)len >= n && !memcmp(name, prefix, n);
+	/* fdt_get_name() checked the NUL: a shorter name differs there. */
+	return name && !strncmp(name, prefix, strlen(prefix));
 }
 
 enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *names,

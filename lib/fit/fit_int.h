@@ -46,13 +46,17 @@ struct vfit_ctx {
 	bool required;                  /* signatures are checked for required keys */
 	bool conf_enforced;             /* a required key verified the configuration */
 	bool allow_cipher;              /* VFIT_VERIFY_ALLOW_CIPHER */
-	struct vfit_conf_refs refs;     /* what the configuration names */
-	struct vfit_node_list list;     /* what the configuration signatures cover */
-	/* The configuration message of signature node dnode with hash dhash. */
+	/*
+	 * The configuration message of signature node dnode with hash dhash.
+	 * Scalars before the arrays: Thumb-2 reaches small offsets with
+	 * 16-bit loads and stores.
+	 */
 	int dnode;
 	enum vfit_hash dhash;
-	uint8_t digest[VFIT_HASH_MAX_SIZE];
 	struct vfit_digests payload;
+	uint8_t digest[VFIT_HASH_MAX_SIZE];
+	struct vfit_conf_refs refs;     /* what the configuration names */
+	struct vfit_node_list list;     /* what the configuration signatures cover */
 };
 
 #if VFIT_REPORT
