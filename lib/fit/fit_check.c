@@ -15,6 +15,10 @@
 
 #include "fit_int.h"
 
+const char vfit_image_props[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
+				"type\0os\0arch\0compression\0";
+const char vfit_sig_props[] = "algo\0value\0padding\0hashed-strings\0";
+
 const char *vfit_str(const struct vfit_prop *v)
 {
 	const char *s = (const char *)v->p;

@@ -9,11 +9,6 @@
 
 #include "fit_int.h"
 
-/* The image node's properties this file reads, in the order of enum iprop. */
-static const char iprops[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
-			     "type\0os\0arch\0compression\0";
-enum iprop { P_DATA, P_POS, P_OFF, P_SIZE, P_LOAD, P_ENTRY, P_TYPE, P_OS, P_ARCH, P_COMP, NP };
-
 /* A 4-byte cell read as U-Boot does: signed; negative values are refused. */
 static enum vfit_result cell(const struct vfit_prop *v, uint32_t *out)
 {
@@ -91,7 +86,7 @@ enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img)
 	struct vfit_prop v[NP];
 	enum vfit_result r;
 
-	vfit_props(c->fit, img->node, iprops, v, NP);
+	vfit_props(c->fit, img->node, vfit_image_props, v, NP);
 	r = locate(c, img, v);
 	if (r)
 		return r;
@@ -116,7 +111,7 @@ static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *i
 	struct vfit_prop v[2];
 	const char *algo;
 
-	vfit_props(c->fit, node, "algo\0value\0", v, 2);
+	vfit_props(c->fit, node, vfit_sig_props, v, 2);
 	vfit_at(c, node, "algo", false);
 	if (!v[0].p)
 		return VFIT_ERR_MISSING;

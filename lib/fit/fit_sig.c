@@ -26,8 +26,6 @@
 
 #include "fit_int.h"
 
-static const char sig_props[] = "algo\0value\0padding\0hashed-strings\0";
-enum { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
 
 /* Where the digest of hash h sits in struct vfit_digests: the sizes end to end. */
 static const uint8_t slot[] = {
@@ -124,7 +122,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	struct vfit_algo a;
 	enum vfit_result r;
 
-	vfit_props(c->fit, sig, sig_props, sp, NS);
+	vfit_props(c->fit, sig, vfit_sig_props, sp, NS);
 	algo = (const char *)sp[S_ALGO].p;
 	vfit_at(c, sig, "algo", false);
 	if (!algo)
