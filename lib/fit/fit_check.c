@@ -18,6 +18,7 @@
 const char vfit_image_props[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
 				"type\0os\0arch\0compression\0";
 const char vfit_sig_props[] = "algo\0value\0padding\0hashed-strings\0";
+const char vfit_conf_meta[] = "description\0compatible\0default\0";
 
 const char *vfit_str(const struct vfit_prop *v)
 {
@@ -127,8 +128,8 @@ static enum vfit_result fit_node(const char *name, int nlen, int depth, unsigned
 {
 	if (depth > VFIT_MAX_DEPTH - 1)
 		return vfit_limit(diag, VFIT_LIMIT_DEPTH);
-	if ((!(flags & VFIT_FIT_ALLOW_AT) && memchr(name, '@', (size_t)nlen)) ||
-	    memchr(name, '/', (size_t)nlen))
+	/* fdt_get_name() ended name at its NUL, nlen bytes on. */
+	if (name[strcspn(name, flags & VFIT_FIT_ALLOW_AT ? "/" : "@/")])
 		return VFIT_ERR_UNIT_ADDRESS;
 	/*
 	 * U-Boot's region walk keeps the path in 200 bytes: parent path +
@@ -230,7 +231,7 @@ enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
 	if (r)
 		return r;
 	vfit_diag_set(diag, 0, "description");
-	if (!fdt_getprop(fit, 0, "description", NULL))
+	if (!fdt_getprop(fit, 0, vfit_conf_meta, NULL))
 		return VFIT_ERR_MISSING;
 	vfit_diag_set(diag, 0, "timestamp");
 	if (!fdt_getprop(fit, 0, "timestamp", &tlen))

@@ -144,12 +144,14 @@ const char *vfit_prop_str(const void *fdt, int node, const char *name);
  * vfit_image_props, an image node's properties in the order of enum
  * vfit_iprop, the payload properties (not signed, fit-format.md §3.4)
  * first; vfit_sig_props, a signature node's, whose first two (algo,
- * value) are also a hash node's.
+ * value) are also a hash node's; vfit_conf_meta (below).
  */
 extern const char vfit_image_props[];
 enum vfit_iprop { P_DATA, P_POS, P_OFF, P_SIZE, P_LOAD, P_ENTRY, P_TYPE, P_OS, P_ARCH, P_COMP, NP };
 extern const char vfit_sig_props[];
 enum vfit_sprop { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
+/* A configuration's properties that name no image; the first alone is "description". */
+extern const char vfit_conf_meta[];
 
 /* Whether name is one of list (NUL-separated names, ended by an empty one). */
 bool vfit_in(const char *name, const char *list);

@@ -46,7 +46,7 @@ enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs
 		val = fdt_getprop_by_offset(fit, prop, &name, &len);
 		if (!val)
 			return VFIT_ERR_FORMAT;
-		if (vfit_in(name, "description\0compatible\0default\0"))
+		if (vfit_in(name, vfit_conf_meta))
 			continue;
 		/* Not a string list (no final NUL): names nothing, as in HEAD. */
 		if (len < 1 || val[len - 1])

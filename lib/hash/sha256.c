@@ -31,19 +31,23 @@ void vfit_sha256_blocks_armv7(void *st, const uint8_t *p, size_t nblocks);
 static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
 {
 	uint32_t *h = st;
-	uint32_t v[8], w[64], t1, t2;
+	uint32_t w[64], s[64 + 8], *v, t1, t2;
 	unsigned int t, i;
 
 	for (; nblocks; nblocks--, p += 64) {
 		for (t = 0; t < 64; t++)
 			w[t] = t < 16 ? ld_be32(p + 4 * t) :
 			       SS1(w[t - 2]) + w[t - 7] + SS0(w[t - 15]) + w[t - 16];
-		memcpy(v, h, sizeof(v));
+		/*
+		 * The working variables a..h are v[0..7] of a window that moves
+		 * down one word per round: the renaming costs no copies.
+		 */
+		v = s + 64;
+		memcpy(v, h, 8 * sizeof(*v));
 		for (t = 0; t < 64; t++) {
 			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + vfit_sha256_k[t] + w[t];
 			t2 = BS0(v[0]) + MAJ(v[0], v[1], v[2]);
-			for (i = 7; i > 0; i--)
-				v[i] = v[i - 1];
+			v--;
 			v[4] += t1;
 			v[0] = t1 + t2;
 		}
