@@ -66,11 +66,6 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 	}
 }
 
-bool vfit_in(const char *name, const char *list)
-{
-	return vfit_index(name, list) >= 0;
-}
-
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix)
 {
 	const char *name = fdt_get_name(fdt, node, NULL);
@@ -84,16 +79,17 @@ enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *n
 {
 	const char *name;
 	unsigned int i;
-	int child, len;
+	int child;
 
 	for (i = 0; i < n; i++)
 		node[i] = -1;
 	fdt_for_each_subnode(child, fdt, parent) {
-		name = fdt_get_name(fdt, child, &len);
+		/* A name libfdt hands out ends at its NUL inside the structure block. */
+		name = fdt_get_name(fdt, child, NULL);
 		if (!name)
 			return VFIT_ERR_FORMAT;
 		for (i = 0; i < n; i++) {
-			if (strncmp(name, names[i], (size_t)len) || names[i][len])
+			if (strcmp(name, names[i]))
 				continue;
 			if (node[i] >= 0) {
 				vfit_diag_set(diag, child, NULL);
@@ -128,8 +124,8 @@ static enum vfit_result fit_node(const char *name, int nlen, int depth, unsigned
 {
 	if (depth > VFIT_MAX_DEPTH - 1)
 		return vfit_limit(diag, VFIT_LIMIT_DEPTH);
-	/* fdt_get_name() ended name at its NUL, nlen bytes on. */
-	if (name[strcspn(name, flags & VFIT_FIT_ALLOW_AT ? "/" : "@/")])
+	if ((!(flags & VFIT_FIT_ALLOW_AT) && memchr(name, '@', (size_t)nlen)) ||
+	    memchr(name, '/', (size_t)nlen))
 		return VFIT_ERR_UNIT_ADDRESS;
 	/*
 	 * U-Boot's region walk keeps the path in 200 bytes: parent path +

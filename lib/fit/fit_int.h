@@ -153,10 +153,13 @@ enum vfit_sprop { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
 /* A configuration's properties that name no image; the first alone is "description". */
 extern const char vfit_conf_meta[];
 
-/* Whether name is one of list (NUL-separated names, ended by an empty one). */
-bool vfit_in(const char *name, const char *list);
-/* The index of name in such a list, or -1. */
+/* The index of name in list (NUL-separated names, ended by an empty one), or -1. */
 int vfit_index(const char *name, const char *list);
+/* Whether name is one of such a list. */
+static inline bool vfit_in(const char *name, const char *list)
+{
+	return vfit_index(name, list) >= 0;
+}
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 

@@ -208,8 +208,12 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 		seen = VFIT_ERR_MISSING; /* no key of its algorithm, as U-Boot shows it */
 		ok = -1;
 		bit = 1;
-		/* On a negative parent, fdt_first_subnode() would yield the root. */
-		for (key = c->keys < 0 ? -1 : fdt_first_subnode(c->ctl, c->keys); key >= 0;
+		/*
+		 * On a negative parent, fdt_first_subnode() would yield the root.
+		 * Only a record-only pass can come here without keys: an
+		 * enforcing one has a required key to enforce.
+		 */
+		for (key = !enforce && c->keys < 0 ? -1 : fdt_first_subnode(c->ctl, c->keys); key >= 0;
 		     key = fdt_next_subnode(c->ctl, key)) {
 			if (enforce && vfit_key_required(c->ctl, key) != role)
 				continue;
