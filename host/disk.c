@@ -101,8 +101,8 @@ static int write_empty(int fd, const struct vfit_part *parts)
 		if (vfit_write_full(fd, sec, SEC, parts[i].first_lba * SEC))
 			return -1;
 	for (i = 0; i < sizeof(rec) / sizeof(rec[0]); i++) {
-		(void)vfit_rec_encode(rec[i].kind, 1, NULL, 0, copy);
-		if (vfit_write_full(fd, copy, sizeof(copy),
+		if (vfit_rec_encode(rec[i].kind, 1, NULL, 0, copy) ||
+		    vfit_write_full(fd, copy, sizeof(copy),
 				     parts[rec[i].p].first_lba * SEC + rec[i].off))
 			return -1;
 	}
@@ -124,7 +124,7 @@ int vfit_disk_create(const char *path, uint64_t slot_bytes, uint64_t recovery_by
 			return vfit_err_set(e, VFIT_EXIT_USAGE,
 					    "%s: partition sizes must be 1M..1T", path);
 		memset(&parts[i], 0, sizeof(parts[i]));
-		(void)vfit_guid_parse(VFIT_DISK_TYPE_GUID, parts[i].type);
+		memcpy(parts[i].type, (const uint8_t[16])VFIT_DISK_TYPE_BYTES, 16);
 		random_guid(parts[i].guid);
 		parts[i].first_lba = lba;
 		lba += (size[i] + MIB - 1) / MIB * (MIB / SEC);
@@ -370,8 +370,9 @@ int vfit_disk_info(FILE *f, const char *path, struct vfit_err *e)
 	for (i = 0; i < len; i += VFIT_DISK_CTR_ENTRY) {
 		uint64_t v = 0;
 
-		(void)vfit_ctr_get(pl, len, (const char *)pl + i, &v);
-		fprintf(f, "  %s = %" PRIu64 "\n", (const char *)pl + i, v);
+		/* The payload checked whole above: each of its names reads. */
+		if (vfit_ctr_get(pl, len, (const char *)pl + i, &v) == VFIT_DISK_OK)
+			fprintf(f, "  %s = %" PRIu64 "\n", (const char *)pl + i, v);
 	}
 	r = 0;
 out:

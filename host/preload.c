@@ -330,8 +330,7 @@ int vfit_preload_check_file(FILE *f, const char *file, const char *pem, const ch
 	}
 	if (vfit_file_read(file, 0, &buf, &len, e))
 		goto out;
-	vfit_preload_check(&key, (const uint8_t *)buf, len, &res);
-	if (res.result) {
+	if (vfit_preload_check(&key, (const uint8_t *)buf, len, &res)) {
 		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s%s%s", file, res.field ? res.field : "",
 			     res.field ? ": " : "", why(&res));
 		goto out;

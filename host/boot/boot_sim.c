@@ -214,13 +214,11 @@ static void sim_event(void *plat, const struct vfit_boot_event *ev)
 }
 
 /* The device library's own decompressors (lib/decomp): the simulator runs what a port runs. */
-static int sim_decompress(void *plat, enum vfit_boot_comp comp, const void *src, size_t len,
-			  void *dst, size_t cap, size_t *out)
+static enum vfit_decomp_result sim_decompress(void *plat, enum vfit_comp comp, const void *src,
+					      size_t len, void *dst, size_t cap, size_t *out)
 {
 	(void)plat;
-	return vfit_decompress(comp == VFIT_BOOT_COMP_GZIP ? VFIT_COMP_GZIP :
-			       comp == VFIT_BOOT_COMP_LZ4 ? VFIT_COMP_LZ4 : VFIT_COMP_UNKNOWN,
-			       src, len, dst, cap, out) ? -1 : 0;
+	return vfit_decompress(comp, src, len, dst, cap, out);
 }
 
 static uint64_t sim_now(void *plat)

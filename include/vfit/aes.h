@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/config.h"
 #include "vfit/result.h"
 
 #define VFIT_AES_BLOCK 16
@@ -22,6 +23,7 @@ struct vfit_aes_key {
 };
 
 /* Expands a 16-, 24- or 32-byte key (else VFIT_ERR_KEY). */
+VFIT_MUST_CHECK
 enum vfit_result vfit_aes_init(struct vfit_aes_key *k, const uint8_t *key, size_t key_len);
 
 void vfit_aes_encrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], uint8_t out[16]);
@@ -32,8 +34,10 @@ void vfit_aes_decrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], 
  * in (in place) or must not overlap it.  iv is updated to the chaining
  * value for the next call, so a long payload can be done in pieces.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_aes_cbc_decrypt(const struct vfit_aes_key *k, uint8_t iv[16],
 				      const uint8_t *in, uint8_t *out, size_t len);
+VFIT_MUST_CHECK
 enum vfit_result vfit_aes_cbc_encrypt(const struct vfit_aes_key *k, uint8_t iv[16],
 				      const uint8_t *in, uint8_t *out, size_t len);
 

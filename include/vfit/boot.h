@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/decomp.h"
 #include "vfit/fit.h"
 
 /*
@@ -73,11 +74,6 @@ enum vfit_boot_obj {
 	VFIT_BOOT_OBJ_USER_KEYS, /* user key store: a DTB with /signature key nodes */
 };
 
-enum vfit_boot_comp {
-	VFIT_BOOT_COMP_GZIP = 1,
-	VFIT_BOOT_COMP_LZ4,       /* LZ4 frame format, as the kernel's lz4 images */
-};
-
 struct vfit_boot_event;
 
 /*
@@ -117,12 +113,13 @@ struct vfit_boot_ops {
 	/* The developer-mode switch: true when open.  NULL: always closed. */
 	bool (*dev_mode)(void *plat);
 	/*
-	 * Decompresses src into dst[0..cap) and sets *out_len; -1 on bad
-	 * data or when the output does not fit.  NULL: compressed kernels are
-	 * refused.
+	 * Decompresses src into dst[0..cap) and sets *out_len, with the
+	 * results of vfit_decompress() (a board may simply call it, or its
+	 * own engine): the flow asks only for VFIT_COMP_GZIP and
+	 * VFIT_COMP_LZ4.  NULL: compressed kernels are refused.
 	 */
-	int (*decompress)(void *plat, enum vfit_boot_comp comp, const void *src, size_t len,
-			  void *dst, size_t cap, size_t *out_len);
+	enum vfit_decomp_result (*decompress)(void *plat, enum vfit_comp comp, const void *src,
+					      size_t len, void *dst, size_t cap, size_t *out_len);
 	/* Monotonic clock in ns, for report->timings.  NULL: no timings. */
 	uint64_t (*now_ns)(void *plat);
 	/*
@@ -204,6 +201,7 @@ enum vfit_state_check {
 void vfit_boot_state_default(struct vfit_boot_state *s);
 void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BOOT_STATE_SIZE]);
 /* Decodes in[0..len) into *s; *s is unchanged unless VFIT_STATE_OK. */
+VFIT_MUST_CHECK
 enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 					     struct vfit_boot_state *s);
 
@@ -497,6 +495,7 @@ void vfit_boot_report_init(struct vfit_boot_report *r, struct vfit_boot_event *e
  * One power-on: selects a slot, verifies its chain stage by stage, loads
  * the final stage's images, and says what to start in *report.
  */
+VFIT_MUST_CHECK
 enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 				 const struct vfit_boot_layout *layout,
 				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report);
@@ -506,6 +505,7 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
  * rollback counters to the indexes of its (re-verified) chain -- unless a
  * stage of it was accepted through a user key (then no counter moves).
  */
+VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
 					  const struct vfit_boot_layout *layout,
 					  struct vfit_boot_scratch *scratch,
@@ -518,6 +518,7 @@ enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
  * written to the other slot, read back and verified again, and only then
  * set to be tried next.
  */
+VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 				       const struct vfit_boot_layout *layout,
 				       struct vfit_boot_scratch *scratch,

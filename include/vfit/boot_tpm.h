@@ -62,15 +62,21 @@ struct vfit_trust {
  * event log is started in log_mem[0..log_cap).  VFIT_WHY_NONE or why the
  * TPM cannot be trusted (t->what names the step).
  */
+VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
 				   struct vfit_tpm_log *log, void *log_mem, size_t log_cap);
 
 /* The flow's ops over an opened trust state (struct vfit_boot_ops). */
+VFIT_MUST_CHECK
 enum vfit_io vfit_trust_state_read(struct vfit_trust *t, void *buf, size_t cap, size_t *len);
+VFIT_MUST_CHECK
 enum vfit_io vfit_trust_state_write(struct vfit_trust *t, const void *buf, size_t len);
+VFIT_MUST_CHECK
 enum vfit_io vfit_trust_counter_read(struct vfit_trust *t, const char *name, uint64_t *value);
 /* Only upwards (firmware-enforced monotonic); ERROR when no entry is free. */
+VFIT_MUST_CHECK
 enum vfit_io vfit_trust_counter_advance(struct vfit_trust *t, const char *name, uint64_t value);
+VFIT_MUST_CHECK
 enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t type,
 				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
 				size_t len);
@@ -80,6 +86,7 @@ enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t
  * TPM2_HierarchyControl(TPM_RH_PLATFORM, disable).  VFIT_WHY_NONE, or
  * TPM_LOCK: the OS must not be started.
  */
+VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_lock(struct vfit_trust *t);
 
 /*
@@ -87,6 +94,7 @@ enum vfit_boot_why vfit_trust_lock(struct vfit_trust *t);
  * TPM whose platform hierarchy is still enabled).  VFIT_WHY_NONE, or why
  * not (t->what, t->tr, t->rc).
  */
+VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_define(struct vfit_trust *t, struct vfit_tpm *tpm);
 
 /* The layer's result as a reason. */

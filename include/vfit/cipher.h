@@ -53,6 +53,7 @@ size_t vfit_cipher_key_len(const char *algo, size_t len);
  * tree).  diag may be NULL.  ctl must have passed vfit_control_check()
  * or vfit_fdt_check().
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_cipher_find(const void *fit, int image, const void *ctl,
 				  struct vfit_cipher *ci, struct vfit_diag *diag);
 
@@ -65,6 +66,7 @@ enum vfit_result vfit_cipher_find(const void *fit, int image, const void *ctl,
  * in (in place) or must not overlap it.  The key schedule is wiped before
  * returning.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_cipher_decrypt(const struct vfit_cipher *ci, const uint8_t *in,
 				     size_t in_len, uint8_t *out, size_t out_len);
 

@@ -33,8 +33,8 @@
 #include "vfit/sig.h"
 
 struct vfit_crypto {
-	/* Starts ctx for algo: 0, or -1 when the backend cannot hash algo (unsupported). */
-	int (*hash_init)(struct vfit_hash_ctx *ctx, enum vfit_hash algo);
+	/* Starts ctx for algo: VFIT_OK, or VFIT_ERR_UNSUPPORTED when the backend cannot hash algo. */
+	enum vfit_result (*hash_init)(struct vfit_hash_ctx *ctx, enum vfit_hash algo);
 	void (*hash_update)(struct vfit_hash_ctx *ctx, const void *p, size_t n);
 	/* Writes vfit_hash_size(algo) bytes and ends ctx. */
 	void (*hash_final)(struct vfit_hash_ctx *ctx, uint8_t *out);
@@ -55,7 +55,7 @@ enum vfit_result vfit_sig_verify(const struct vfit_pubkey *key, enum vfit_hash h
 				 size_t sig_len);
 
 /* The hash inits of vfit_crypto_portable and vfit_crypto_sha_cpu (lib/hash/hash.c). */
-int vfit_hash_init_portable(struct vfit_hash_ctx *ctx, enum vfit_hash algo);
-int vfit_hash_init_cpu(struct vfit_hash_ctx *ctx, enum vfit_hash algo);
+enum vfit_result vfit_hash_init_portable(struct vfit_hash_ctx *ctx, enum vfit_hash algo);
+enum vfit_result vfit_hash_init_cpu(struct vfit_hash_ctx *ctx, enum vfit_hash algo);
 
 #endif

@@ -18,25 +18,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/config.h"
+
+/*
+ * The one compression enum of the library: what vfit_comp_kind() makes of
+ * a FIT `compression` value, what the boot flow hands its decompress op
+ * (include/vfit/boot.h) and what vfit_decompress() takes.  Values are
+ * stable; new kinds are appended before UNKNOWN's fixed value.
+ */
 enum vfit_comp {
-	VFIT_COMP_UNKNOWN = -1,
 	VFIT_COMP_NONE = 0,
-	VFIT_COMP_GZIP,
-	VFIT_COMP_LZ4,
-	VFIT_COMP_DEFLATE,     /* raw deflate (no wrapper); not a FIT name */
+	VFIT_COMP_GZIP = 1,
+	VFIT_COMP_LZ4 = 2,       /* LZ4 frame, or a legacy stream as the kernel's Image.lz4 */
+	VFIT_COMP_DEFLATE = 3,   /* raw deflate (no wrapper); not a FIT name */
+	VFIT_COMP_UNKNOWN = 255, /* a FIT name no decompressor here reads */
 };
 
+/* Results (include/vfit/result.h's convention: 0 success, failures positive). */
 enum vfit_decomp_result {
 	VFIT_DECOMP_OK = 0,
 	VFIT_DECOMP_ERR_DATA = 1,    /* malformed, truncated, trailing bytes, check value wrong */
 	VFIT_DECOMP_ERR_SPACE = 2,   /* the output does not fit dst[0..cap) */
 	VFIT_DECOMP_ERR_PARAM = 3,   /* unknown kind */
 };
+const char *vfit_decomp_result_to_string(enum vfit_decomp_result r);
 
 /* The FIT `compression` value (NULL: none): none, gzip, lz4; UNKNOWN otherwise. */
 enum vfit_comp vfit_comp_kind(const char *fit_compression);
 
 /* Decompresses all of src[0..len) into dst[0..cap); *out is the size on success. */
+VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_decompress(enum vfit_comp kind, const void *src, size_t len,
 					void *dst, size_t cap, size_t *out);
 
@@ -44,14 +55,17 @@ enum vfit_decomp_result vfit_decompress(enum vfit_comp kind, const void *src, si
  * Raw deflate; *used is the input consumed up to the end of the final
  * block (the rest of src is left to a wrapper's trailer).
  */
+VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_inflate(const void *src, size_t len, void *dst, size_t cap,
 				     size_t *out, size_t *used);
 
 /* One gzip member, nothing after it. */
+VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_gunzip(const void *src, size_t len, void *dst, size_t cap,
 				    size_t *out);
 
 /* One LZ4 frame, or a legacy stream (with the kernel's optional trailing size). */
+VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_unlz4(const void *src, size_t len, void *dst, size_t cap,
 				   size_t *out);
 

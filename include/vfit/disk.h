@@ -60,6 +60,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/config.h"
+
 #define VFIT_DISK_SECTOR 512u
 #define VFIT_CHAIN_MAX 4
 #define VFIT_CHAIN_HDR_SIZE 84u
@@ -85,13 +87,18 @@
 
 /* Partition type of every vfit partition (mixed-endian, as GPT stores GUIDs). */
 #define VFIT_DISK_TYPE_GUID "7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c19"
+/* The same GUID as GPT stores it (test_disk checks the two agree). */
+#define VFIT_DISK_TYPE_BYTES { 0x3c, 0x1a, 0x6d, 0x7f, 0xb2, 0x91, 0x57, 0x4c, \
+			       0xa6, 0xe0, 0x3b, 0x8d, 0x5e, 0x2f, 0x4c, 0x19 }
 
+/* Results (include/vfit/result.h's convention: 0 success, failures positive). */
 enum vfit_disk_result {
 	VFIT_DISK_OK = 0,
-	VFIT_DISK_BAD = -1,     /* malformed, checksum wrong, out of bounds */
-	VFIT_DISK_ABSENT = -2,  /* no such partition, chain entry or counter */
-	VFIT_DISK_FULL = -3,    /* does not fit (payload, partition, table) */
+	VFIT_DISK_BAD = 1,      /* malformed, checksum wrong, out of bounds */
+	VFIT_DISK_ABSENT = 2,   /* no such partition, chain entry or counter */
+	VFIT_DISK_FULL = 3,     /* does not fit (payload, partition, table) */
 };
+const char *vfit_disk_result_to_string(enum vfit_disk_result r);
 
 struct vfit_gpt {
 	uint64_t my_lba, alt_lba;
@@ -118,8 +125,9 @@ struct vfit_confirm {
 	uint32_t seq;                    /* the state blob's seq after that boot */
 };
 
-/* 16 GPT bytes of a textual GUID ("xxxxxxxx-xxxx-..."); -1 when malformed. */
-int vfit_guid_parse(const char *s, uint8_t out[16]);
+/* 16 GPT bytes of a textual GUID ("xxxxxxxx-xxxx-..."); BAD when malformed. */
+VFIT_MUST_CHECK
+enum vfit_disk_result vfit_guid_parse(const char *s, uint8_t out[16]);
 
 /*
  * Checks the GPT header in sec[0..VFIT_DISK_SECTOR) read from lba of a disk
@@ -127,6 +135,7 @@ int vfit_guid_parse(const char *s, uint8_t out[16]);
  * usable range and entry array inside the disk and clear of each other,
  * at most VFIT_GPT_ENTRIES entries of VFIT_GPT_ENTRY_SIZE bytes.
  */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_gpt_header(const uint8_t *sec, uint64_t lba, uint64_t disk_lbas,
 				      struct vfit_gpt *g);
 
@@ -141,6 +150,7 @@ bool vfit_gpt_entries_ok(const struct vfit_gpt *g, const uint8_t *ents);
  * type VFIT_DISK_TYPE_GUID, name equal, range inside the usable LBAs.
  * ABSENT when none, BAD when two have the name or the range is bad.
  */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ents,
 				    const char *name, struct vfit_part *p);
 
@@ -151,6 +161,7 @@ void vfit_gpt_header_encode(const struct vfit_gpt *g, uint8_t *sec);
 void vfit_gpt_entry_encode(const struct vfit_part *p, const char *name, uint8_t *ent);
 
 /* Chain header of a partition of part_bytes: magic, version, CRC, bounds. */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_chain_decode(const uint8_t *sec, uint64_t part_bytes,
 					struct vfit_chain *c);
 void vfit_chain_encode(const struct vfit_chain *c, uint8_t *sec);
@@ -161,11 +172,13 @@ void vfit_chain_encode(const struct vfit_chain *c, uint8_t *sec);
  * and *seq; BAD when neither copy is valid for kind.  *which is the copy
  * used (0 or 1): a write goes to the other one.
  */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_rec_decode(const uint8_t *copies, uint32_t kind,
 				      const uint8_t **payload, uint32_t *len, uint32_t *seq,
 				      unsigned int *which);
 
 /* Encodes one copy (VFIT_REC_COPY bytes, zero padded); FULL when len is too large, BAD without SHA-256. */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_rec_encode(uint32_t kind, uint32_t seq, const void *payload,
 				      uint32_t len, uint8_t *copy);
 
@@ -173,6 +186,7 @@ enum vfit_disk_result vfit_rec_encode(uint32_t kind, uint32_t seq, const void *p
  * Counters payload: the value of name (ABSENT: never advanced), BAD when
  * the payload is malformed (size, padding, name, duplicates).
  */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_ctr_get(const uint8_t *payload, uint32_t len, const char *name,
 				   uint64_t *value);
 
@@ -180,10 +194,12 @@ enum vfit_disk_result vfit_ctr_get(const uint8_t *payload, uint32_t len, const c
  * Sets name to value in payload[0..*len) (capacity cap), adding the entry
  * when absent: BAD for an invalid name or payload, FULL when no entry fits.
  */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_ctr_set(uint8_t *payload, uint32_t *len, uint32_t cap,
 				   const char *name, uint64_t value);
 
 /* Confirmation payload: ABSENT when empty, BAD when malformed (size, slot). */
+VFIT_MUST_CHECK
 enum vfit_disk_result vfit_confirm_decode(const uint8_t *payload, uint32_t len,
 					  struct vfit_confirm *c);
 void vfit_confirm_encode(const struct vfit_confirm *c, uint8_t out[VFIT_CONFIRM_SIZE]);

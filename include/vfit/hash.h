@@ -14,7 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdbool.h>
+
 #include "vfit/config.h"
+#include "vfit/result.h"
 
 enum vfit_hash {
 	VFIT_HASH_INVALID = 0,
@@ -70,16 +73,16 @@ struct vfit_md5_ctx {
 	uint8_t buf[64];
 };
 
-/* Streaming interfaces.  _init_impl returns 0, or -1 if impl is unavailable. */
+/* Streaming interfaces.  _init_impl: VFIT_OK, or VFIT_ERR_UNSUPPORTED if impl is unavailable. */
 void vfit_sha1_init(struct vfit_sha1_ctx *c);
-int vfit_sha1_init_impl(struct vfit_sha1_ctx *c, enum vfit_impl impl);
+enum vfit_result vfit_sha1_init_impl(struct vfit_sha1_ctx *c, enum vfit_impl impl);
 void vfit_sha1_update(struct vfit_sha1_ctx *c, const void *p, size_t n);
 void vfit_sha1_final(struct vfit_sha1_ctx *c, uint8_t out[20]);
 
 void vfit_sha224_init(struct vfit_sha256_ctx *c);
 void vfit_sha256_init(struct vfit_sha256_ctx *c);
-int vfit_sha224_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
-int vfit_sha256_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
+enum vfit_result vfit_sha224_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
+enum vfit_result vfit_sha256_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
 void vfit_sha256_update(struct vfit_sha256_ctx *c, const void *p, size_t n);
 void vfit_sha256_final(struct vfit_sha256_ctx *c, uint8_t *out);
 
@@ -111,13 +114,17 @@ struct vfit_hash_ctx {
 	} u;
 };
 
-/* 0 on success, -1 if the algorithm is unknown, not built in, or impl is unavailable. */
-int vfit_hash_init(struct vfit_hash_ctx *c, enum vfit_hash algo);
-int vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl);
+/*
+ * VFIT_OK, or VFIT_ERR_UNSUPPORTED if the algorithm is unknown, not built
+ * in, or impl is unavailable: for an algorithm the build has (SHA-256
+ * always) and VFIT_IMPL_AUTO or PORTABLE these cannot fail.
+ */
+enum vfit_result vfit_hash_init(struct vfit_hash_ctx *c, enum vfit_hash algo);
+enum vfit_result vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl);
 void vfit_hash_update(struct vfit_hash_ctx *c, const void *p, size_t n);
 /* Writes vfit_hash_size(algo) bytes; the CRCs are written big-endian, as FIT stores them. */
 void vfit_hash_final(struct vfit_hash_ctx *c, uint8_t *out);
-int vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out);
+enum vfit_result vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out);
 
 size_t vfit_hash_size(enum vfit_hash algo);       /* 0 for unknown */
 const char *vfit_hash_name(enum vfit_hash algo);  /* "sha256", ...; NULL for unknown */
@@ -125,6 +132,6 @@ const char *vfit_hash_name(enum vfit_hash algo);  /* "sha256", ...; NULL for unk
 enum vfit_hash vfit_hash_lookup(const char *name, size_t len);
 
 /* Whether the accelerated path for algo exists on this CPU (tests, bench). */
-int vfit_hash_have_accel(enum vfit_hash algo);
+bool vfit_hash_have_accel(enum vfit_hash algo);
 
 #endif

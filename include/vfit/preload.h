@@ -51,6 +51,7 @@ struct vfit_preload_key {
  * uncompressed EC point.  VFIT_ERR_UNSUPPORTED, VFIT_ERR_KEY or
  * VFIT_ERR_SIG_LENGTH; on failure `field` (if given) names what is wrong.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_preload_key_make(const char *algo, const char *padding, uint32_t sig_size,
 				       bool mandatory, const uint8_t *pub, size_t pub_len,
 				       struct vfit_preload_key *key, const char **field);
@@ -62,6 +63,7 @@ enum vfit_result vfit_preload_key_make(const char *algo, const char *padding, ui
  * Every property must be exactly what it should: strings NUL-terminated,
  * signature-size one cell, mandatory absent, "yes" or "no".
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_preload_key_load(const void *ctl, struct vfit_preload_key *key,
 				       struct vfit_diag *diag);
 
@@ -84,6 +86,7 @@ struct vfit_preload_result {
  * whole buffer is the image) unless the key is mandatory
  * (VFIT_ERR_NO_SIGNATURE).  res is filled in any case.
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_preload_check(const struct vfit_preload_key *key, const uint8_t *buf,
 				    size_t len, struct vfit_preload_result *res);
 

@@ -3,8 +3,24 @@
 #define VFIT_RESULT_H
 
 /*
- * Result of every device-side check.  The numeric values are stable ABI:
- * new codes are only ever appended.
+ * The one result convention of the library, for every header under vfit/:
+ *
+ *  - a call that can fail returns an enum, never a bare int: enum
+ *    vfit_result here for the verifier, the hashes, the ciphers and the
+ *    pre-load check; one enum per subsystem where its failures differ
+ *    (vfit_disk_result, vfit_decomp_result, vfit_tpm_result, vfit_io,
+ *    vfit_state_check, vfit_boot_result, vfit_boot_outcome);
+ *  - 0 is success in each (VFIT_OK, VFIT_DISK_OK, ...) and every failure
+ *    is positive, so `if (r)` reads "failed" everywhere and no caller
+ *    compares with < 0;
+ *  - values are stable ABI, new codes are only appended, and each enum
+ *    has a _to_string() for logs;
+ *  - a check whose result decides whether input is trusted is
+ *    VFIT_MUST_CHECK (vfit/config.h): ignoring it does not compile.
+ *
+ * Questions return bool (vfit_gpt_entries_ok()); lookups that can miss
+ * return a named sentinel of their enum (VFIT_HASH_INVALID,
+ * VFIT_COMP_UNKNOWN) or NULL.
  */
 enum vfit_result {
 	VFIT_OK = 0,

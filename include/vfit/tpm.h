@@ -32,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/config.h"
+
 /*
  * Command and response buffer: TPM 2.0 MAX_COMMAND_SIZE / MAX_RESPONSE_SIZE
  * of PC Client TPMs (swtpm, most discrete parts) are 4096.  One buffer holds
@@ -205,6 +207,7 @@ struct vfit_tpm_auth {
 };
 
 /* TPM2_Startup(TPM_SU_CLEAR).  VFIT_TPM_ERR_INITIALIZED if the TPM was already started. */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_startup_clear(struct vfit_tpm *tpm);
 
 /* Active PCR banks: TPM2_GetCapability(TPM_CAP_PCRS). */
@@ -218,12 +221,15 @@ struct vfit_tpm_banks {
  * are VFIT_TPM_ERR_UNSUPPORTED when active: a caller could not extend them,
  * and a PCR bank left unextended is a forgeable one.
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_get_banks(struct vfit_tpm *tpm, struct vfit_tpm_banks *out);
 
 /* One TPM_PT property (TPM_CAP_TPM_PROPERTIES); VFIT_TPM_ERR_UNSUPPORTED if the TPM lacks it. */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_get_property(struct vfit_tpm *tpm, uint32_t property, uint32_t *value);
 
 /* TPM2_GetRandom, looping until len bytes were received. */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_get_random(struct vfit_tpm *tpm, void *out, size_t len);
 
 /*
@@ -232,6 +238,7 @@ enum vfit_tpm_result vfit_tpm_get_random(struct vfit_tpm *tpm, void *out, size_t
  * state 0 disables, 1 enables.  Disabling TPM_RH_PLATFORM lasts until the
  * next Startup(CLEAR) (i.e. the next reset).
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_hierarchy_control(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 						uint32_t enable, int state);
 
@@ -249,6 +256,7 @@ struct vfit_tpm_nv_public {
  * TPM2_NV_ReadPublic.  The response must describe `index` (else MALFORMED);
  * an undefined index is VFIT_TPM_ERR_RC with rc base TPM_RC_HANDLE.
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read_public(struct vfit_tpm *tpm, uint32_t index,
 					     struct vfit_tpm_nv_public *out);
 
@@ -257,10 +265,12 @@ enum vfit_tpm_result vfit_tpm_nv_read_public(struct vfit_tpm *tpm, uint32_t inde
  * the index's own password (index_auth, may be NULL with len 0) and its
  * public area (pub->index, name_alg, attributes, auth policy, data_size).
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_define_space(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					      const void *index_auth, size_t index_auth_len,
 					      const struct vfit_tpm_nv_public *pub);
 /* TPM2_NV_UndefineSpace (auth: the hierarchy that defined it). */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_undefine_space(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 						uint32_t index);
 
@@ -270,18 +280,24 @@ enum vfit_tpm_result vfit_tpm_nv_undefine_space(struct vfit_tpm *tpm, const stru
  * TPM_RH_OWNER, or the index (AUTHREAD/AUTHWRITE).  A read response with
  * another size than asked is MALFORMED.
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 				      uint32_t index, uint16_t offset, void *out, size_t len);
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_write(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 				       uint32_t index, uint16_t offset, const void *data, size_t len);
 /* A TPM_NT_COUNTER index: NV_Read of its 8 bytes, big-endian. */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read_counter(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					      uint32_t index, uint64_t *value);
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_increment(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					   uint32_t index);
 /* TPM2_NV_WriteLock / TPM2_NV_ReadLock (WRITE_STCLEAR / WRITEDEFINE, READ_STCLEAR indices). */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_write_lock(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					    uint32_t index);
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read_lock(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					   uint32_t index);
 
@@ -295,6 +311,7 @@ struct vfit_tpm_digests {
 };
 
 /* TPM2_PCR_Extend of every digest in d (empty password on the PCR handle). */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_pcr_extend(struct vfit_tpm *tpm, uint32_t pcr, const struct vfit_tpm_digests *d);
 
 /*
@@ -303,6 +320,7 @@ enum vfit_tpm_result vfit_tpm_pcr_extend(struct vfit_tpm *tpm, uint32_t pcr, con
  * VFIT_TPM_ERR_UNSUPPORTED if the bank does not hold that PCR; a hash the
  * TPM does not implement is VFIT_TPM_ERR_RC with TPM_RC_HASH.
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_pcr_read(struct vfit_tpm *tpm, uint32_t pcr, uint16_t alg,
 				       uint8_t out[VFIT_TPM_MAX_DIGEST], uint32_t *update_counter);
 
@@ -347,6 +365,7 @@ struct vfit_tpm_log {
  * sizes.  VFIT_TPM_ERR_SPACE if it does not fit, UNSUPPORTED for a bank of
  * unknown digest size.
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_log_init(struct vfit_tpm_log *log, void *mem, size_t cap,
 				       const struct vfit_tpm_banks *banks);
 
@@ -355,6 +374,7 @@ enum vfit_tpm_result vfit_tpm_log_init(struct vfit_tpm_log *log, void *mem, size
  * d must hold exactly the log's banks (any order): else VFIT_TPM_ERR_LOG.
  * VFIT_TPM_ERR_SPACE (nothing written) if the region cannot take it.
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_log_append(struct vfit_tpm_log *log, uint32_t pcr, uint32_t type,
 					 const struct vfit_tpm_digests *d, const void *event, size_t event_len);
 
@@ -365,6 +385,7 @@ enum vfit_tpm_result vfit_tpm_log_append(struct vfit_tpm_log *log, uint32_t pcr,
  * measurement the log would miss; if the extend fails nothing is logged.
  * log may be NULL (extend only).
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_measure(struct vfit_tpm *tpm, struct vfit_tpm_log *log, uint32_t pcr,
 				      uint32_t type, const struct vfit_tpm_digests *d,
 				      const void *event, size_t event_len);
@@ -379,6 +400,7 @@ enum vfit_tpm_result vfit_tpm_measure(struct vfit_tpm *tpm, struct vfit_tpm_log 
  * sha256, sha384, sha512 are replayed).  *events (may be NULL) gets the
  * number of events extended into that PCR.
  */
+VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_log_replay(const void *log, size_t len, uint32_t pcr, uint16_t alg,
 					 uint8_t out[VFIT_TPM_MAX_DIGEST], uint32_t *events);
 

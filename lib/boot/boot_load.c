@@ -148,23 +148,13 @@ static void why_image(struct vfit_boot_event *why, const struct vfit_image *img,
 	vfit_ev_str(why->other, sizeof(why->other), img->compression);
 }
 
-/* Whether c names a compression; *kind is 0 when no decompressor reads it (lib/decomp's table). */
-static bool comp_kind(const char *c, enum vfit_boot_comp *kind)
-{
-	enum vfit_comp k = vfit_comp_kind(c);
-
-	*kind = k == VFIT_COMP_GZIP ? VFIT_BOOT_COMP_GZIP :
-		k == VFIT_COMP_LZ4 ? VFIT_BOOT_COMP_LZ4 : (enum vfit_boot_comp)0;
-	return k != VFIT_COMP_NONE;
-}
-
 /*
  * A compressed kernel: the output size is unknown until decompressed, so
  * the decompressor gets exactly the free room at the load address and
  * can never write past it; the range is reserved with the real size.
  */
 static bool decompress(struct vfit_run *r, const struct vfit_image *img,
-		       enum vfit_boot_comp kind, struct vfit_boot_event *why, uint64_t *size)
+		       enum vfit_comp kind, struct vfit_boot_event *why, uint64_t *size)
 {
 	const struct vfit_boot_ops *o = r->ops;
 	uint64_t room = room_at(r, img->load);
@@ -178,7 +168,8 @@ static bool decompress(struct vfit_run *r, const struct vfit_image *img,
 	if (room > SIZE_MAX)
 		room = SIZE_MAX;
 	if (!o->decompress || o->decompress(o->plat, kind, img->data, img->size,
-					    vfit_boot_host(r, img->load, room), (size_t)room, &out)) {
+					    vfit_boot_host(r, img->load, room), (size_t)room,
+					    &out) != VFIT_DECOMP_OK) {
 		why_image(why, img, VFIT_WHY_DECOMPRESS);
 		why->value = room >> 10;
 		return false;
@@ -232,7 +223,7 @@ bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 			struct vfit_boot_event *why, uint64_t *size)
 {
 	struct vfit_boot_event *ev;
-	enum vfit_boot_comp kind;
+	enum vfit_comp kind = vfit_comp_kind(img->compression);
 	struct vfit_cipher ci;
 	bool encrypted;
 	uint8_t *dst;
@@ -243,12 +234,13 @@ bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 	vfit_ev_str(ev->what, sizeof(ev->what), img->prop);
 	vfit_ev_str(ev->name, sizeof(ev->name), img->name);
 	ev->addr = img->load;
-	if (comp_kind(img->compression, &kind)) {
+	if (kind != VFIT_COMP_NONE) {
 		if (encrypted) {
 			why_image(why, img, VFIT_WHY_CIPHER_COMPRESSED);
 			return false;
 		}
-		if (strcmp(img->prop, "kernel") || !kind) {
+		/* Only what lib/decomp's table names: another name is refused, not guessed at. */
+		if (strcmp(img->prop, "kernel") || (kind != VFIT_COMP_GZIP && kind != VFIT_COMP_LZ4)) {
 			why_image(why, img, VFIT_WHY_COMPRESSION);
 			return false;
 		}

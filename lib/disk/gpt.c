@@ -24,7 +24,7 @@ static int hexval(char c)
 	return -1;
 }
 
-int vfit_guid_parse(const char *s, uint8_t out[16])
+enum vfit_disk_result vfit_guid_parse(const char *s, uint8_t out[16])
 {
 	/* Text order of the 16 bytes; the first three groups are little-endian on disk. */
 	static const uint8_t pos[16] = { 3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15 };
@@ -38,11 +38,11 @@ int vfit_guid_parse(const char *s, uint8_t out[16])
 		hi = hexval(s[i]);
 		lo = s[i + 1] ? hexval(s[i + 1]) : -1;
 		if (hi < 0 || lo < 0)
-			return -1;
+			return VFIT_DISK_BAD;
 		out[pos[b++]] = (uint8_t)(hi << 4 | lo);
 		i++;
 	}
-	return b == 16 && i == 36 && !s[i] ? 0 : -1;
+	return b == 16 && i == 36 && !s[i] ? VFIT_DISK_OK : VFIT_DISK_BAD;
 }
 
 static uint32_t header_crc(const uint8_t *sec, uint32_t size)
@@ -120,11 +120,10 @@ static bool name_is(const uint8_t *ent, const char *name)
 enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ents,
 				    const char *name, struct vfit_part *p)
 {
-	uint8_t type[16];
+	static const uint8_t type[16] = VFIT_DISK_TYPE_BYTES;
 	uint32_t i;
 	bool found = false;
 
-	(void)vfit_guid_parse(VFIT_DISK_TYPE_GUID, type);
 	for (i = 0; i < g->nentries; i++) {
 		const uint8_t *e = ents + (size_t)i * g->entry_size;
 

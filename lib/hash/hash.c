@@ -97,7 +97,7 @@ enum vfit_hash vfit_hash_lookup(const char *name, size_t len)
 	return VFIT_HASH_INVALID;
 }
 
-int vfit_hash_have_accel(enum vfit_hash algo)
+bool vfit_hash_have_accel(enum vfit_hash algo)
 {
 #ifdef VFIT_SHA_ACCEL
 	switch (algo) {
@@ -108,15 +108,15 @@ int vfit_hash_have_accel(enum vfit_hash algo)
 	case VFIT_HASH_SHA256:
 		return VFIT_HAVE_SHA256 && vfit_sha_accel_ok();
 	default:
-		return 0;
+		return false;
 	}
 #else
 	(void)algo;
-	return 0;
+	return false;
 #endif
 }
 
-int vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl)
+enum vfit_result vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl)
 {
 	c->algo = VFIT_HASH_INVALID;
 	/* Only built-in algorithms have a case. */
@@ -124,64 +124,64 @@ int vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_
 #if VFIT_HAVE_CRC32
 	case VFIT_HASH_CRC32:
 		if (impl == VFIT_IMPL_ACCEL)
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		c->u.crc = 0;
 		break;
 #endif
 #if VFIT_HAVE_CRC16
 	case VFIT_HASH_CRC16:
 		if (impl == VFIT_IMPL_ACCEL)
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		c->u.crc = 0;
 		break;
 #endif
 #if VFIT_HAVE_MD5
 	case VFIT_HASH_MD5:
 		if (impl == VFIT_IMPL_ACCEL)
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		vfit_md5_init(&c->u.md5);
 		break;
 #endif
 #if VFIT_HAVE_SHA1
 	case VFIT_HASH_SHA1:
 		if (vfit_sha1_init_impl(&c->u.sha1, impl))
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		break;
 #endif
 #if VFIT_HAVE_SHA224
 	case VFIT_HASH_SHA224:
 		if (vfit_sha224_init_impl(&c->u.sha256, impl))
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		break;
 #endif
 #if VFIT_HAVE_SHA256
 	case VFIT_HASH_SHA256:
 		if (vfit_sha256_init_impl(&c->u.sha256, impl))
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		break;
 #endif
 #if VFIT_HAVE_SHA384
 	case VFIT_HASH_SHA384:
 		if (impl == VFIT_IMPL_ACCEL)
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		vfit_sha384_init(&c->u.sha512);
 		break;
 #endif
 #if VFIT_HAVE_SHA512
 	case VFIT_HASH_SHA512:
 		if (impl == VFIT_IMPL_ACCEL)
-			return -1;
+			return VFIT_ERR_UNSUPPORTED;
 		vfit_sha512_init(&c->u.sha512);
 		break;
 #endif
 	default:
-		return -1;
+		return VFIT_ERR_UNSUPPORTED;
 	}
 	c->algo = algo;
-	return 0;
+	return VFIT_OK;
 }
 
-int vfit_hash_init(struct vfit_hash_ctx *c, enum vfit_hash algo)
+enum vfit_result vfit_hash_init(struct vfit_hash_ctx *c, enum vfit_hash algo)
 {
 	return vfit_hash_init_impl(c, algo, VFIT_IMPL_AUTO);
 }
@@ -283,26 +283,26 @@ void vfit_hash_final(struct vfit_hash_ctx *c, uint8_t *out)
 	}
 }
 
-int vfit_hash_init_portable(struct vfit_hash_ctx *c, enum vfit_hash algo)
+enum vfit_result vfit_hash_init_portable(struct vfit_hash_ctx *c, enum vfit_hash algo)
 {
 	return vfit_hash_init_impl(c, algo, VFIT_IMPL_PORTABLE);
 }
 
 /* SHA-1 and SHA-2/256 on the CPU's instructions or not at all; the others have none. */
-int vfit_hash_init_cpu(struct vfit_hash_ctx *c, enum vfit_hash algo)
+enum vfit_result vfit_hash_init_cpu(struct vfit_hash_ctx *c, enum vfit_hash algo)
 {
 	return vfit_hash_init_impl(c, algo, algo == VFIT_HASH_SHA1 || algo == VFIT_HASH_SHA224 ||
 					    algo == VFIT_HASH_SHA256 ? VFIT_IMPL_ACCEL :
 					    VFIT_IMPL_PORTABLE);
 }
 
-int vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out)
+enum vfit_result vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out)
 {
 	struct vfit_hash_ctx c;
 
 	if (vfit_hash_init(&c, algo))
-		return -1;
+		return VFIT_ERR_UNSUPPORTED;
 	vfit_hash_update(&c, p, n);
 	vfit_hash_final(&c, out);
-	return 0;
+	return VFIT_OK;
 }

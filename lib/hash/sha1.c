@@ -107,21 +107,21 @@ static const uint32_t iv1[5] = {
 	0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0,
 };
 
-int vfit_sha1_init_impl(struct vfit_sha1_ctx *c, enum vfit_impl impl)
+enum vfit_result vfit_sha1_init_impl(struct vfit_sha1_ctx *c, enum vfit_impl impl)
 {
 	int accel = accel_init(impl);
 
 	if (accel < 0)
-		return -1;
+		return VFIT_ERR_UNSUPPORTED;
 	memcpy(c->h, iv1, sizeof(c->h));
 	c->len = 0;
 	c->accel = (uint8_t)accel;
-	return 0;
+	return VFIT_OK;
 }
 
 void vfit_sha1_init(struct vfit_sha1_ctx *c)
 {
-	vfit_sha1_init_impl(c, VFIT_IMPL_AUTO);
+	(void)vfit_sha1_init_impl(c, VFIT_IMPL_AUTO); /* AUTO cannot fail */
 }
 
 static md_blocks_fn sha1_fn(struct vfit_sha1_ctx *c, size_t n)

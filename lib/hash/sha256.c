@@ -120,18 +120,18 @@ static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
 
 #endif
 
-static int sha2_init(struct vfit_sha256_ctx *c, const uint32_t *iv, uint8_t out_len,
+static enum vfit_result sha2_init(struct vfit_sha256_ctx *c, const uint32_t *iv, uint8_t out_len,
 		     enum vfit_impl impl)
 {
 	int accel = accel_init(impl);
 
 	if (accel < 0)
-		return -1;
+		return VFIT_ERR_UNSUPPORTED;
 	memcpy(c->h, iv, sizeof(c->h));
 	c->len = 0;
 	c->accel = (uint8_t)accel;
 	c->out_len = out_len;
-	return 0;
+	return VFIT_OK;
 }
 
 #if VFIT_HAVE_SHA256
@@ -140,14 +140,14 @@ static const uint32_t iv256[8] = {
 	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 };
 
-int vfit_sha256_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl)
+enum vfit_result vfit_sha256_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl)
 {
 	return sha2_init(c, iv256, 32, impl);
 }
 
 void vfit_sha256_init(struct vfit_sha256_ctx *c)
 {
-	sha2_init(c, iv256, 32, VFIT_IMPL_AUTO);
+	(void)sha2_init(c, iv256, 32, VFIT_IMPL_AUTO); /* AUTO cannot fail */
 }
 #endif
 
@@ -157,14 +157,14 @@ static const uint32_t iv224[8] = {
 	0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4,
 };
 
-int vfit_sha224_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl)
+enum vfit_result vfit_sha224_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl)
 {
 	return sha2_init(c, iv224, 28, impl);
 }
 
 void vfit_sha224_init(struct vfit_sha256_ctx *c)
 {
-	sha2_init(c, iv224, 28, VFIT_IMPL_AUTO);
+	(void)sha2_init(c, iv224, 28, VFIT_IMPL_AUTO);
 }
 #endif
 

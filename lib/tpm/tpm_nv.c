@@ -136,67 +136,71 @@ enum vfit_tpm_result vfit_tpm_nv_read_lock(struct vfit_tpm *tpm, const struct vf
 	return nv_simple(tpm, TPM_CC_NV_ReadLock, auth, index);
 }
 
-enum vfit_tpm_result vfit_tpm_nv_read(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
-				      uint32_t index, uint16_t offset, void *out, size_t len)
+/* One NV_Write of wr[0..n) (wr set) or NV_Read into rd[0..n) at offset. */
+static enum vfit_tpm_result nv_chunk(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
+				     uint32_t index, uint16_t offset, uint8_t *rd,
+				     const uint8_t *wr, uint16_t n)
 {
-	uint8_t *o = out;
+	struct tpm_wr w;
+	struct tpm_rd p;
+	enum vfit_tpm_result r;
+	const uint8_t *b = NULL;
+	uint16_t got = n;
 
-	if ((!out && len) || len > 0xFFFFu - offset)
+	if (!nv_begin(tpm, &w, wr ? TPM_CC_NV_Write : TPM_CC_NV_Read, auth, index))
+		return VFIT_TPM_ERR_PARAM;
+	wr_u16(&w, n);
+	if (wr)
+		wr_bytes(&w, wr, n);
+	wr_u16(&w, offset);
+	r = tpm_exchange(tpm, &w, 1, &p);
+	if (r != VFIT_TPM_OK)
+		return r;
+	if (!wr)
+		b = rd_tpm2b(&p, n, &got);
+	if (rd_end(&p) != VFIT_TPM_OK || got != n)
+		return VFIT_TPM_ERR_MALFORMED;
+	if (b && n)
+		memcpy(rd, b, n);
+	return VFIT_TPM_OK;
+}
+
+/*
+ * len bytes at offset, read into rd or written from wr (one of them),
+ * VFIT_TPM_NV_CHUNK bytes per command: TPMs cap one NV transfer.
+ */
+static enum vfit_tpm_result nv_transfer(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
+					uint32_t index, uint16_t offset, uint8_t *rd,
+					const uint8_t *wr, size_t len)
+{
+	if ((!rd && !wr && len) || len > 0xFFFFu - offset)
 		return VFIT_TPM_ERR_PARAM;
 	while (len) {
-		struct tpm_wr w;
-		struct tpm_rd p;
-		enum vfit_tpm_result r;
-		const uint8_t *b;
-		uint16_t n = len > VFIT_TPM_NV_CHUNK ? VFIT_TPM_NV_CHUNK : (uint16_t)len, got;
+		uint16_t n = len > VFIT_TPM_NV_CHUNK ? VFIT_TPM_NV_CHUNK : (uint16_t)len;
+		enum vfit_tpm_result r = nv_chunk(tpm, auth, index, offset, rd, wr, n);
 
-		if (!nv_begin(tpm, &w, TPM_CC_NV_Read, auth, index))
-			return VFIT_TPM_ERR_PARAM;
-		wr_u16(&w, n);
-		wr_u16(&w, offset);
-		r = tpm_exchange(tpm, &w, 1, &p);
 		if (r != VFIT_TPM_OK)
 			return r;
-		b = rd_tpm2b(&p, n, &got);
-		if (rd_end(&p) != VFIT_TPM_OK || got != n)
-			return VFIT_TPM_ERR_MALFORMED;
-		if (n)
-			memcpy(o, b, n);
-		o += n;
+		if (wr)
+			wr += n;
+		else
+			rd += n;
 		offset = (uint16_t)(offset + n);
 		len -= n;
 	}
 	return VFIT_TPM_OK;
 }
 
+enum vfit_tpm_result vfit_tpm_nv_read(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
+				      uint32_t index, uint16_t offset, void *out, size_t len)
+{
+	return nv_transfer(tpm, auth, index, offset, out, NULL, len);
+}
+
 enum vfit_tpm_result vfit_tpm_nv_write(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 				       uint32_t index, uint16_t offset, const void *data, size_t len)
 {
-	const uint8_t *d = data;
-
-	if ((!data && len) || len > 0xFFFFu - offset)
-		return VFIT_TPM_ERR_PARAM;
-	while (len) {
-		struct tpm_wr w;
-		struct tpm_rd p;
-		enum vfit_tpm_result r;
-		uint16_t n = len > VFIT_TPM_NV_CHUNK ? VFIT_TPM_NV_CHUNK : (uint16_t)len;
-
-		if (!nv_begin(tpm, &w, TPM_CC_NV_Write, auth, index))
-			return VFIT_TPM_ERR_PARAM;
-		wr_u16(&w, n);
-		wr_bytes(&w, d, n);
-		wr_u16(&w, offset);
-		r = tpm_exchange(tpm, &w, 1, &p);
-		if (r != VFIT_TPM_OK)
-			return r;
-		if (rd_end(&p) != VFIT_TPM_OK)
-			return VFIT_TPM_ERR_MALFORMED;
-		d += n;
-		offset = (uint16_t)(offset + n);
-		len -= n;
-	}
-	return VFIT_TPM_OK;
+	return nv_transfer(tpm, auth, index, offset, NULL, data, len);
 }
 
 enum vfit_tpm_result vfit_tpm_nv_read_counter(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,

@@ -147,9 +147,10 @@ static void confirm(void)
 
 	if (plat_confirm_read(&slot, &seq) != PLAT_IO_OK)
 		return;
-	vfit_boot_state_default(&st);
-	if (ops->state_read(ops->plat, buf, sizeof(buf), &len) == VFIT_IO_OK)
-		(void)vfit_boot_state_decode(buf, len, &st);
+	/* An unwritten or broken state is the default one, which booted nothing. */
+	if (ops->state_read(ops->plat, buf, sizeof(buf), &len) != VFIT_IO_OK ||
+	    vfit_boot_state_decode(buf, len, &st) != VFIT_STATE_OK)
+		vfit_boot_state_default(&st);
 	if (st.booted != slot || st.seq != seq) {
 		con_puts("vfit-stage: ignoring the OS's confirmation of slot ");
 		con_puts(chain_name[slot]);

@@ -79,12 +79,11 @@ static enum vfit_io op_counter_advance(void *plat, const char *name, uint64_t va
 	return io_of(plat_counter_advance(name, value));
 }
 
-static int op_decompress(void *plat, enum vfit_boot_comp comp, const void *src, size_t len,
-			 void *dst, size_t cap, size_t *out)
+static enum vfit_decomp_result op_decompress(void *plat, enum vfit_comp comp, const void *src,
+					     size_t len, void *dst, size_t cap, size_t *out)
 {
 	(void)plat;
-	return vfit_decompress(comp == VFIT_BOOT_COMP_GZIP ? VFIT_COMP_GZIP : VFIT_COMP_LZ4, src,
-			       len, dst, cap, out) ? -1 : 0;
+	return vfit_decompress(comp, src, len, dst, cap, out);
 }
 
 static uint64_t op_now(void *plat)

@@ -111,9 +111,10 @@ void stage_tpm_offer(void)
 	if (plat_state_read(buf, sizeof(buf), &len) != PLAT_IO_OK ||
 	    vfit_boot_state_decode(buf, len, &d))
 		return;
-	vfit_boot_state_default(&n);
-	if (vfit_trust_state_read(&stage_trust, cur, sizeof(cur), &len) == VFIT_IO_OK)
-		(void)vfit_boot_state_decode(cur, len, &n);
+	/* A TPM state not written yet, or unreadable, counts as the default one. */
+	if (vfit_trust_state_read(&stage_trust, cur, sizeof(cur), &len) != VFIT_IO_OK ||
+	    vfit_boot_state_decode(cur, len, &n) != VFIT_STATE_OK)
+		vfit_boot_state_default(&n);
 	x = d.active;
 	if (d.status[x] != VFIT_SLOT_TRYING || d.tries[x] != VFIT_BOOT_TRIES ||
 	    n.status[1 - x] != VFIT_SLOT_GOOD || (n.status[x] == VFIT_SLOT_TRYING && n.active == x))

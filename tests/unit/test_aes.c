@@ -128,7 +128,7 @@ static void random_rounds(void)
 		for (off = 0; off < len; off += n) {
 			n = 16 * (1 + check_rand() % 8);
 			n = n < len - off ? n : len - off;
-			vfit_aes_cbc_decrypt(&k, iv2, ct + off, out + off, n);
+			bad_dec += vfit_aes_cbc_decrypt(&k, iv2, ct + off, out + off, n) != VFIT_OK;
 		}
 		bad_dec += memcmp(out, pt, len) != 0;
 		memcpy(iv2, iv, 16);
@@ -136,7 +136,7 @@ static void random_rounds(void)
 		for (off = 0; off < len; off += n) {
 			n = 16 * (1 + check_rand() % 8);
 			n = n < len - off ? n : len - off;
-			vfit_aes_cbc_encrypt(&k, iv2, out + off, out + off, n);
+			bad_enc += vfit_aes_cbc_encrypt(&k, iv2, out + off, out + off, n) != VFIT_OK;
 		}
 		bad_enc += memcmp(out, ct, len) != 0;
 	}

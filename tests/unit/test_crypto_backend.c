@@ -46,7 +46,7 @@ static const EVP_MD *evp_md(enum vfit_hash h)
 }
 
 /* EVP for what OpenSSL hashes; the CRCs through the portable code, still counted. */
-static int evp_init(struct vfit_hash_ctx *c, enum vfit_hash algo)
+static enum vfit_result evp_init(struct vfit_hash_ctx *c, enum vfit_hash algo)
 {
 	const EVP_MD *md = evp_md(algo);
 	EVP_MD_CTX *x;
@@ -57,11 +57,11 @@ static int evp_init(struct vfit_hash_ctx *c, enum vfit_hash algo)
 	x = EVP_MD_CTX_new();
 	if (!x || !EVP_DigestInit_ex(x, md, NULL)) {
 		EVP_MD_CTX_free(x);
-		return -1;
+		return VFIT_ERR_UNSUPPORTED;
 	}
 	c->algo = algo;
 	c->u.backend = x;
-	return 0;
+	return VFIT_OK;
 }
 
 static void evp_update(struct vfit_hash_ctx *c, const void *p, size_t len)

@@ -291,6 +291,12 @@ static void crafted(void)
 	      vfit_comp_kind("gzip") == VFIT_COMP_GZIP && vfit_comp_kind("lz4") == VFIT_COMP_LZ4 &&
 	      vfit_comp_kind("lzma") == VFIT_COMP_UNKNOWN && vfit_comp_kind("") == VFIT_COMP_UNKNOWN,
 	      "FIT compression names");
+	CHECK(vfit_comp_kind("lzma") != VFIT_COMP_NONE && VFIT_COMP_GZIP == 1 && VFIT_COMP_LZ4 == 2,
+	      "an unknown name is not 'none'; the kinds the boot ops see keep their values");
+	CHECK(!strcmp(vfit_decomp_result_to_string(VFIT_DECOMP_ERR_SPACE),
+		      "decompressed data does not fit") &&
+	      !strcmp(vfit_decomp_result_to_string((enum vfit_decomp_result)9), "unknown result"),
+	      "result names");
 	/* xxHash32 reference values (xxhsum). */
 	CHECK(vfit_xxh32("", 0, 0) == 0x02cc5d05u, "xxh32 of nothing");
 	CHECK(vfit_xxh32("abc", 3, 0) == 0x32d153ffu, "xxh32 of abc");

@@ -43,7 +43,7 @@ static void part(unsigned int i, const char *name, uint64_t first, uint64_t last
 {
 	struct vfit_part p = { .first_lba = first, .last_lba = last };
 
-	vfit_guid_parse(VFIT_DISK_TYPE_GUID, p.type);
+	memcpy(p.type, (const uint8_t[16])VFIT_DISK_TYPE_BYTES, 16);
 	memset(p.guid, (int)i + 1, 16);
 	vfit_gpt_entry_encode(&p, name, ents + i * VFIT_GPT_ENTRY_SIZE);
 }
@@ -63,12 +63,19 @@ static void gpt(void)
 	struct vfit_gpt g, out;
 	struct vfit_part p;
 
-	CHECK(!vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c19", g16) && g16[0] == 0x3c &&
-	      g16[3] == 0x7f && g16[4] == 0xb2 && g16[6] == 0x57 && g16[8] == 0xa6 && g16[15] == 0x19,
-	      "GUID text to GPT byte order");
-	CHECK(vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c1", g16) &&
-	      vfit_guid_parse("7f6d1a3c91b2-4c57-a6e0-3b8d5e2f4c19x", g16) &&
-	      vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c1g", g16), "malformed GUIDs");
+	CHECK(vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c19", g16) == VFIT_DISK_OK &&
+	      g16[0] == 0x3c && g16[3] == 0x7f && g16[4] == 0xb2 && g16[6] == 0x57 &&
+	      g16[8] == 0xa6 && g16[15] == 0x19, "GUID text to GPT byte order");
+	CHECK(vfit_guid_parse(VFIT_DISK_TYPE_GUID, g16) == VFIT_DISK_OK &&
+	      !memcmp(g16, (const uint8_t[16])VFIT_DISK_TYPE_BYTES, 16),
+	      "VFIT_DISK_TYPE_BYTES is VFIT_DISK_TYPE_GUID in GPT byte order");
+	CHECK(vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c1", g16) == VFIT_DISK_BAD &&
+	      vfit_guid_parse("7f6d1a3c91b2-4c57-a6e0-3b8d5e2f4c19x", g16) == VFIT_DISK_BAD &&
+	      vfit_guid_parse("7f6d1a3c-91b2-4c57-a6e0-3b8d5e2f4c1g", g16) == VFIT_DISK_BAD,
+	      "malformed GUIDs");
+	CHECK(!strcmp(vfit_disk_result_to_string(VFIT_DISK_FULL), "does not fit") &&
+	      !strcmp(vfit_disk_result_to_string((enum vfit_disk_result)99), "unknown result"),
+	      "result names");
 
 	memset(ents, 0, sizeof(ents));
 	part(0, "vfit-a", 2048, 4095);
@@ -223,21 +230,21 @@ static void records(void)
 	      !memcmp(pl, "abc", 3) && seq == 7 && which == 0, "one copy");
 	CHECK(vfit_rec_decode(r, VFIT_REC_COUNTERS, &pl, &len, &seq, &which) == VFIT_DISK_BAD,
 	      "wrong kind");
-	vfit_rec_encode(VFIT_REC_STATE, 8, "defg", 4, r + VFIT_REC_COPY);
+	REQUIRE(vfit_rec_encode(VFIT_REC_STATE, 8, "defg", 4, r + VFIT_REC_COPY) == VFIT_DISK_OK, "set-up");
 	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 1 &&
 	      len == 4, "the newer copy");
 	r[VFIT_REC_COPY + 25] ^= 1;
 	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 0 &&
 	      seq == 7, "a torn newer copy: the older one");
-	vfit_rec_encode(VFIT_REC_STATE, 8, "defg", 4, r + VFIT_REC_COPY);
+	REQUIRE(vfit_rec_encode(VFIT_REC_STATE, 8, "defg", 4, r + VFIT_REC_COPY) == VFIT_DISK_OK, "set-up");
 	r[VFIT_REC_COPY + 4000] = 1;
 	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 0,
 	      "non-zero padding invalidates a copy");
-	vfit_rec_encode(VFIT_REC_STATE, 0xffffffffu, "x", 1, r);
-	vfit_rec_encode(VFIT_REC_STATE, 0, "y", 1, r + VFIT_REC_COPY);
+	REQUIRE(vfit_rec_encode(VFIT_REC_STATE, 0xffffffffu, "x", 1, r) == VFIT_DISK_OK, "set-up");
+	REQUIRE(vfit_rec_encode(VFIT_REC_STATE, 0, "y", 1, r + VFIT_REC_COPY) == VFIT_DISK_OK, "set-up");
 	CHECK(!vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) && which == 1 &&
 	      pl[0] == 'y', "sequence numbers wrap");
-	vfit_rec_encode(VFIT_REC_STATE, 1, "x", 1, r);
+	REQUIRE(vfit_rec_encode(VFIT_REC_STATE, 1, "x", 1, r) == VFIT_DISK_OK, "set-up");
 	put32(r + 16, VFIT_REC_COPY);  /* a length beyond the copy */
 	r[VFIT_REC_COPY] = 0;
 	CHECK(vfit_rec_decode(r, VFIT_REC_STATE, &pl, &len, &seq, &which) == VFIT_DISK_BAD,
@@ -269,7 +276,7 @@ static void counters(void)
 	memcpy(p + VFIT_DISK_CTR_ENTRY, p, VFIT_DISK_CTR_NAME);
 	CHECK(vfit_ctr_get(p, len, "kernel", &v) == VFIT_DISK_BAD, "duplicate name");
 	len = 0;
-	vfit_ctr_set(p, &len, sizeof(p), "kernel", 1);
+	REQUIRE(vfit_ctr_set(p, &len, sizeof(p), "kernel", 1) == VFIT_DISK_OK, "set-up");
 	p[10] = 1;
 	CHECK(vfit_ctr_get(p, len, "kernel", &v) == VFIT_DISK_BAD, "junk after the name's NUL");
 	memset(p, 'k', VFIT_DISK_CTR_NAME);

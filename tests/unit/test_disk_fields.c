@@ -125,7 +125,7 @@ static void gpt_names(void)
 			      .nentries = VFIT_GPT_ENTRIES, .entry_size = VFIT_GPT_ENTRY_SIZE };
 	struct vfit_part p = { .first_lba = 2048, .last_lba = 4095 };
 
-	REQUIRE(!vfit_guid_parse(VFIT_DISK_TYPE_GUID, p.type), "type GUID");
+	REQUIRE(vfit_guid_parse(VFIT_DISK_TYPE_GUID, p.type) == VFIT_DISK_OK, "type GUID");
 	vfit_gpt_entry_encode(&p, "vfit-a", ents);
 	REQUIRE(vfit_gpt_find(&g, ents, "vfit-a", &p) == VFIT_DISK_OK, "vfit-a found");
 	ents[56 + 1] = 0x01; /* 'v' becomes U+0176 */

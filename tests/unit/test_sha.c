@@ -424,19 +424,19 @@ static void auto_switch(const uint8_t *data)
 
 	CHECK(vfit_sha256_init_impl(&c, VFIT_IMPL_PORTABLE) == 0 && c.accel == 0,
 	      "sha256 portable: accel %u", c.accel);
-	CHECK(vfit_sha256_init_impl(&c, VFIT_IMPL_ACCEL) == (have ? 0 : -1),
+	CHECK(vfit_sha256_init_impl(&c, VFIT_IMPL_ACCEL) == (have ? VFIT_OK : VFIT_ERR_UNSUPPORTED),
 	      "sha256 accel init must fail exactly when the CPU lacks it");
 	CHECK(vfit_sha1_init_impl(&s, VFIT_IMPL_ACCEL) ==
-	      (vfit_hash_have_accel(VFIT_HASH_SHA1) ? 0 : -1),
+	      (vfit_hash_have_accel(VFIT_HASH_SHA1) ? VFIT_OK : VFIT_ERR_UNSUPPORTED),
 	      "sha1 accel init must fail exactly when the CPU lacks it");
 
 	/* the generic interface passes the forced path through */
 	CHECK(vfit_hash_init_impl(&g, VFIT_HASH_SHA256, VFIT_IMPL_PORTABLE) == 0 &&
 	      g.u.sha256.accel == 0, "generic sha256 portable");
-	CHECK(vfit_hash_init_impl(&g, VFIT_HASH_SHA224, VFIT_IMPL_ACCEL) == (have ? 0 : -1) &&
+	CHECK(vfit_hash_init_impl(&g, VFIT_HASH_SHA224, VFIT_IMPL_ACCEL) == (have ? VFIT_OK : VFIT_ERR_UNSUPPORTED) &&
 	      (!have || g.u.sha256.accel == 1), "generic sha224 accel");
 	CHECK(vfit_hash_init_impl(&g, VFIT_HASH_SHA1, VFIT_IMPL_ACCEL) ==
-	      (vfit_hash_have_accel(VFIT_HASH_SHA1) ? 0 : -1), "generic sha1 accel");
+	      (vfit_hash_have_accel(VFIT_HASH_SHA1) ? VFIT_OK : VFIT_ERR_UNSUPPORTED), "generic sha1 accel");
 }
 
 static void names(void)
@@ -478,13 +478,13 @@ static void names(void)
 	      "invalid algo has no name or size");
 	CHECK(vfit_hash_name((enum vfit_hash)99) == NULL && vfit_hash_size((enum vfit_hash)99) == 0,
 	      "out-of-range algo has no name or size");
-	CHECK(vfit_hash_init(&c, VFIT_HASH_INVALID) == -1, "init of INVALID fails");
-	CHECK(vfit_hash_init(&c, (enum vfit_hash)99) == -1, "init of 99 fails");
-	CHECK(vfit_hash(VFIT_HASH_INVALID, "", 0, NULL) == -1, "one-shot of INVALID fails");
-	CHECK(vfit_hash_init_impl(&c, VFIT_HASH_MD5, VFIT_IMPL_ACCEL) == -1 &&
-	      vfit_hash_init_impl(&c, VFIT_HASH_CRC32, VFIT_IMPL_ACCEL) == -1 &&
-	      vfit_hash_init_impl(&c, VFIT_HASH_SHA512, VFIT_IMPL_ACCEL) == -1 &&
-	      vfit_hash_init_impl(&c, VFIT_HASH_SHA384, VFIT_IMPL_ACCEL) == -1,
+	CHECK(vfit_hash_init(&c, VFIT_HASH_INVALID) == VFIT_ERR_UNSUPPORTED, "init of INVALID fails");
+	CHECK(vfit_hash_init(&c, (enum vfit_hash)99) == VFIT_ERR_UNSUPPORTED, "init of 99 fails");
+	CHECK(vfit_hash(VFIT_HASH_INVALID, "", 0, NULL) == VFIT_ERR_UNSUPPORTED, "one-shot of INVALID fails");
+	CHECK(vfit_hash_init_impl(&c, VFIT_HASH_MD5, VFIT_IMPL_ACCEL) == VFIT_ERR_UNSUPPORTED &&
+	      vfit_hash_init_impl(&c, VFIT_HASH_CRC32, VFIT_IMPL_ACCEL) == VFIT_ERR_UNSUPPORTED &&
+	      vfit_hash_init_impl(&c, VFIT_HASH_SHA512, VFIT_IMPL_ACCEL) == VFIT_ERR_UNSUPPORTED &&
+	      vfit_hash_init_impl(&c, VFIT_HASH_SHA384, VFIT_IMPL_ACCEL) == VFIT_ERR_UNSUPPORTED,
 	      "no accelerated path for crc32, md5, sha384, sha512");
 	CHECK(!vfit_hash_have_accel(VFIT_HASH_SHA512) && !vfit_hash_have_accel(VFIT_HASH_MD5) &&
 	      !vfit_hash_have_accel(VFIT_HASH_INVALID), "have_accel only for sha1/224/256");

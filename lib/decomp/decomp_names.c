@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The FIT `compression` names lib/ reads, in one table: the boot flow
+ * The names of the decompression module.  The FIT `compression` names
+ * lib/ reads, in one table: the boot flow
  * decides with it what it can decompress (lib/boot/boot_load.c), and a
  * name not in it is refused there rather than guessed at.  Apart from
  * the decompressors, so that a board with its own links none of them.
@@ -28,4 +29,19 @@ enum vfit_comp vfit_comp_kind(const char *c)
 		if (!strcmp(c, names[i].name))
 			return names[i].kind;
 	return VFIT_COMP_UNKNOWN;
+}
+
+const char *vfit_decomp_result_to_string(enum vfit_decomp_result r)
+{
+	switch (r) {
+	case VFIT_DECOMP_OK:
+		return "ok";
+	case VFIT_DECOMP_ERR_DATA:
+		return "malformed or corrupt compressed data";
+	case VFIT_DECOMP_ERR_SPACE:
+		return "decompressed data does not fit";
+	case VFIT_DECOMP_ERR_PARAM:
+		return "unknown compression";
+	}
+	return "unknown result";
 }
