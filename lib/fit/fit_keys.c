@@ -47,7 +47,7 @@ enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag
 	int keys, key, i;
 
 	*keys_out = -1;
-	if (vfit_fdt_check(ctl, len, diag))
+	if (vfit_fdt_walk(ctl, len, false, 0, diag))
 		return VFIT_ERR_CONTROL;
 	vfit_diag_set(diag, 0, NULL);
 	if (vfit_subnodes(ctl, 0, top, 1, &keys, diag))
