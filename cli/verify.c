@@ -3,10 +3,12 @@
  * vfit verify -f FIT -k CONTROL_DTB [-c CONF] [--json] [--allow-unenforced]
  *             [--decrypt KEY_DTB [-o DIR]]
  *
- * Runs the device library's verifier on the FIT read into memory once
- * (vfit_file_map(): one read() into 2 MiB pages; payloads are hashed in
- * place, never copied again) and prints U-Boot's familiar lines, or one JSON
- * object for CI systems.  Exit: 0 verified, 1 rejected, 2 usage or I/O.
+ * Runs the device library's verifier on the FIT read once (vfit_sparse_open():
+ * the tree in memory, big payloads hashed straight from the file through a
+ * small buffer, as `openssl dgst` reads; with --decrypt, which needs the
+ * payloads in memory, vfit_file_map()) and prints U-Boot's familiar lines,
+ * or one JSON object for CI systems.  Exit: 0 verified, 1 rejected, 2 usage
+ * or I/O.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -344,6 +346,7 @@ int cmd_verify(int argc, char **argv)
 	/* A few KiB: kept off the stack, as a bootloader would. */
 	static struct vfit_verify_result result;
 	struct map fit = { 0 }, ctl = { 0 };
+	struct vfit_sparse *sp = NULL;
 	struct vfit_err e = { 0 };
 	struct vfit_verify_result *res;
 	const char *conf = NULL, *keydtb = NULL, *outdir = NULL;
@@ -369,14 +372,24 @@ int cmd_verify(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (vfit_file_map(fit.path, &fit.p, &fit.len, &e) ||
+	if ((keydtb ? vfit_file_map(fit.path, &fit.p, &fit.len, &e) :
+		      vfit_sparse_open(fit.path, &sp, &fit.p, &fit.len, &e)) ||
 	    vfit_file_map(ctl.path, &ctl.p, &ctl.len, &e)) {
-		vfit_file_unmap(fit.p, fit.len);
+		if (keydtb)
+			vfit_file_unmap(fit.p, fit.len);
+		vfit_sparse_close(sp);
 		return vfit_err_print(&e, NULL);
 	}
 	res = &result;
 	/* An empty file is still a (zero-length) buffer for the verifier. */
-	vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len, conf, flags, res);
+	if (sp && vfit_sparse_verify(sp, ctl.p ? ctl.p : "", ctl.len, conf, flags, res, &e)) {
+		vfit_sparse_close(sp);
+		vfit_file_unmap(ctl.p, ctl.len);
+		return vfit_err_print(&e, NULL);
+	}
+	if (!sp)
+		vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len, conf, flags,
+			    res);
 
 	if (json) {
 		print_json(res, fit.path, fit.p, ctl.p);
@@ -425,7 +438,10 @@ int cmd_verify(int argc, char **argv)
 	if (!status && keydtb && vfit_decrypt_images(json ? stderr : stdout, res, fit.p, keydtb,
 						      outdir, &e))
 		status = vfit_err_print(&e, NULL);
-	vfit_file_unmap(fit.p, fit.len);
+	if (sp)
+		vfit_sparse_close(sp);
+	else
+		vfit_file_unmap(fit.p, fit.len);
 	vfit_file_unmap(ctl.p, ctl.len);
 	return status;
 }

@@ -910,7 +910,7 @@ int vfit_audit_its(struct vfit_audit *a, const char *its, const char *ctl_file, 
 	struct vfit_fdtbuf b = { 0 };
 	int r;
 
-	if (vfit_its_compile(its, "-I dts -O dtb -p 500", &b, e))
+	if (vfit_its_compile(its, "-I dts -O dtb -p 500", 0, &b, e))
 		return -1;
 	r = vfit_audit_run(a, its, b.buf, fdt_totalsize(b.buf), 1, ctl_file, ctl, ctl_len, e);
 	vfit_fdtbuf_free(&b);

@@ -32,6 +32,15 @@ void vfit_hugepages(void *p, size_t len)
 		madvise((void *)a, end - a, MADV_HUGEPAGE);
 }
 
+void vfit_smallpages(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), end = ((uintptr_t)p + len) & ~(page - 1);
+
+	if (end > a)
+		madvise((void *)a, end - a, MADV_NOHUGEPAGE);
+}
+
 int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *len,
 		 struct vfit_err *e)
 {
@@ -393,13 +402,11 @@ int vfit_out_close(struct vfit_out *o, int fd, struct vfit_err *e)
 	return 0;
 }
 
-int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
-		   uint64_t size, struct vfit_err *e)
+int vfit_out_write_fd(struct vfit_out *o, int fd, const struct vfit_seg *seg, int nseg,
+		      uint64_t size, struct vfit_err *e)
 {
-	int fd = vfit_out_open(o, path, e), i;
+	int i;
 
-	if (fd < 0)
-		return -1;
 	for (i = 0; i < nseg; i++)
 		if (vfit_write_full(fd, seg[i].p, seg[i].len, seg[i].off))
 			goto io;
@@ -407,10 +414,18 @@ int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *
 		goto io;
 	return vfit_out_close(o, fd, e);
 io:
-	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", path, strerror(errno));
+	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", o->path, strerror(errno));
 	close(fd);
 	vfit_out_discard(o);
 	return -1;
+}
+
+int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *seg, int nseg,
+		   uint64_t size, struct vfit_err *e)
+{
+	int fd = vfit_out_open(o, path, e);
+
+	return fd < 0 ? -1 : vfit_out_write_fd(o, fd, seg, nseg, size, e);
 }
 
 int vfit_out_commit(struct vfit_out *o, struct vfit_err *e)
@@ -567,6 +582,7 @@ int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
 	b->buf = data;
 	b->cap = cap;
 	b->head = 0;
+	b->def = NULL;
 	if (cap > INT32_MAX)
 		r = vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB", file);
 	else
@@ -672,6 +688,7 @@ void vfit_fdtbuf_free(struct vfit_fdtbuf *b)
 {
 	if (b->buf)
 		free(b->buf - b->head);
+	vfit_deferred_free(b);
 	b->buf = NULL;
 	b->cap = b->head = 0;
 }

@@ -158,22 +158,50 @@ static const uint8_t *digest_of(const struct digests *d, int algo)
 	return NULL;
 }
 
+/* Every digest d wants, fed piece by piece. */
+struct hashing {
+	struct digests *d;
+	struct vfit_hash_ctx ctx[8];
+};
+
+static void start(struct hashing *h, struct digests *d)
+{
+	int i;
+
+	h->d = d;
+	for (i = 0; i < d->n; i++)
+		vfit_hash_init(&h->ctx[i], (enum vfit_hash)d->algo[i]);
+}
+
+static void feed(void *arg, const uint8_t *p, size_t n)
+{
+	struct hashing *h = arg;
+	int i;
+
+	for (i = 0; i < h->d->n; i++)
+		vfit_hash_update(&h->ctx[i], p, n);
+}
+
+static void finish(struct hashing *h)
+{
+	int i;
+
+	for (i = 0; i < h->d->n; i++)
+		vfit_hash_final(&h->ctx[i], h->d->out[i]);
+}
+
 /* All digests in one pass: 1 MiB chunks go through every context while cached. */
 static void compute(struct digests *d, const uint8_t *data, size_t len)
 {
-	struct vfit_hash_ctx ctx[8];
+	struct hashing h;
 	size_t off, n;
-	int i;
 
-	for (i = 0; i < d->n; i++)
-		vfit_hash_init(&ctx[i], (enum vfit_hash)d->algo[i]);
+	start(&h, d);
 	for (off = 0; off < len; off += n) {
 		n = len - off < (1u << 20) ? len - off : (1u << 20);
-		for (i = 0; i < d->n; i++)
-			vfit_hash_update(&ctx[i], data + off, n);
+		feed(&h, data + off, n);
 	}
-	for (i = 0; i < d->n; i++)
-		vfit_hash_final(&ctx[i], d->out[i]);
+	finish(&h);
 }
 
 static int hash_algo(const char *name, const void *fit, int node, struct vfit_err *e)
@@ -219,9 +247,27 @@ static int plan(const char *name, const void *fit, int img, const struct vfit_si
 	return 0;
 }
 
-static int do_image(const char *name, const void *fit, int img, struct vfit_signer *s,
-		    struct vfit_edits *ed, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+/* Whether the image has a signature* node to sign now. */
+static int signs_image(const void *fit, int img, const struct vfit_signer *s)
 {
+	int sub;
+
+	fdt_for_each_subnode(sub, fit, img)
+		if (s && vfit_signer_active(s) && vfit_fdt_prefix(fit, sub, "signature"))
+			return 1;
+	return 0;
+}
+
+/*
+ * d: the digests of the image; with `later` set, only planned: the hash
+ * values are recorded as zeros of their length, to be filled in by
+ * put_values() once the payload has gone through (host/deferred.c).
+ */
+static int do_image(const char *name, const void *fit, int img, struct vfit_signer *s,
+		    struct vfit_edits *ed, struct vfit_fdtbuf *keydtb, struct digests *dg,
+		    int later, struct vfit_err *e)
+{
+	static const uint8_t zeros[VFIT_HASH_MAX_SIZE];
 	struct digests d = { .n = 0 };
 	const void *data;
 	int sub, len, r, a;
@@ -243,11 +289,12 @@ static int do_image(const char *name, const void *fit, int img, struct vfit_sign
 	if (!data)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: no data", name,
 				    vfit_node_path(fit, img));
-	compute(&d, data, (size_t)len);
+	if (!later)
+		compute(&d, data, (size_t)len);
 	fdt_for_each_subnode(sub, fit, img) {
 		if (vfit_fdt_prefix(fit, sub, "hash")) {
 			a = hash_algo(name, fit, sub, e);
-			r = vfit_edits_set(ed, sub, "value", digest_of(&d, a),
+			r = vfit_edits_set(ed, sub, "value", later ? zeros : digest_of(&d, a),
 					   vfit_hash_size((enum vfit_hash)a));
 			if (r)
 				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
@@ -259,6 +306,37 @@ static int do_image(const char *name, const void *fit, int img, struct vfit_sign
 				return -1;
 		}
 	}
+	*dg = d;
+	return 0;
+}
+
+/*
+ * The deferred payload through its digests and into the output, then the
+ * values recorded as zeros written over in place (same lengths: the
+ * layout, hence the payload's offset, is already final).
+ */
+static int put_values(const char *name, struct vfit_fdtbuf *fit, struct digests *d,
+		      const char *out, struct vfit_err *e)
+{
+	struct hashing h;
+	int img, sub, a, len;
+	uint8_t *v;
+
+	start(&h, d);
+	if (vfit_deferred_stream(fit, out, feed, &h, e))
+		return -1;
+	finish(&h);
+	img = fdt_path_offset(fit->buf, fit->def->node);
+	fdt_for_each_subnode(sub, fit->buf, img) {
+		if (!vfit_fdt_prefix(fit->buf, sub, "hash"))
+			continue;
+		a = hash_algo(name, fit->buf, sub, e);
+		v = fdt_getprop_w(fit->buf, sub, "value", &len);
+		if (a < 0 || !v || len != (int)vfit_hash_size((enum vfit_hash)a))
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: value not written", name,
+					    vfit_node_path(fit->buf, sub));
+		memcpy(v, digest_of(d, a), (size_t)len);
+	}
 	return 0;
 }
 
@@ -268,18 +346,31 @@ static int do_image(const char *name, const void *fit, int img, struct vfit_sign
  * sets it, so it comes first in the strings block too.
  */
 int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32_t *ts,
-			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, const char *out,
+			 struct vfit_err *e)
 {
-	int images = fdt_path_offset(fit->buf, "/images"), img, r;
-	struct vfit_edits *ed = vfit_edits_new(fit->buf);
+	int images = fdt_path_offset(fit->buf, "/images"), img, r, later = -1;
+	struct vfit_edits *ed;
+	struct digests d, dd = { .n = 0 };
 	fdt32_t be = cpu_to_fdt32(ts ? *ts : 0);
 
+	/* An image signature needs the digest before the tree is laid out: then in memory. */
+	if (fit->def) {
+		later = fdt_path_offset(fit->buf, fit->def->node);
+		if (later < 0 || signs_image(fit->buf, later, s)) {
+			later = -1;
+			if (vfit_deferred_fill(fit, e))
+				return -1;
+		}
+	}
+	ed = vfit_edits_new(fit->buf);
 	if (!ed || (ts && vfit_edits_set(ed, 0, "timestamp", &be, sizeof(be)))) {
 		vfit_edits_free(ed);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
 	}
 	fdt_for_each_subnode(img, fit->buf, images) {
-		if (do_image(name, fit->buf, img, s, ed, keydtb, e)) {
+		if (do_image(name, fit->buf, img, s, ed, keydtb, img == later ? &dd : &d,
+			     img == later, e)) {
 			vfit_edits_free(ed);
 			return -1;
 		}
@@ -288,5 +379,5 @@ int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32
 	vfit_edits_free(ed);
 	if (r)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", name, fdt_strerror(r));
-	return 0;
+	return later >= 0 ? put_values(name, fit, &dd, out, e) : 0;
 }

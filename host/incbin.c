@@ -20,6 +20,10 @@
  * /incbin/ with offsets, a directive the scanner does not understand, a
  * marker not found exactly once, a dependency file requested with -d,
  * any failure of the copy): the original source is then compiled as is.
+ *
+ * With defer (mkimage), the largest payload that is an image's `data` is
+ * not read at all: its property gets its size and the bytes stay in the
+ * file until the image pass streams them to the output (host/deferred.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +42,7 @@
 #define BYPASS_MIN (1u << 20)
 #define BYPASS_MAX 16
 #define MARK_LEN 16
+#define TAGALIGN(len) (((len) + 3) & ~(size_t)3)
 
 struct bypass {
 	int n;
@@ -294,14 +299,37 @@ int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err
 	return 0;
 }
 
-/* Resizes each marker property to its file and reads the file into it, last first. */
-static int fill_marks(struct vfit_fdtbuf *out, struct bypass *b, struct vfit_err *e)
+/*
+ * The marker property that may stay in its file (host/deferred.c): the
+ * largest, when it is the `data` of an image; -1 for none.
+ */
+static int deferrable(const void *fdt, const struct bypass *b)
+{
+	const char *name;
+	int i, best = 0, parent;
+
+	for (i = 1; i < b->n; i++)
+		if (b->size[i] > b->size[best])
+			best = i;
+	parent = fdt_parent_offset(fdt, b->node[best]);
+	if (!fdt_getprop_by_offset(fdt, b->prop[best], &name, NULL) || strcmp(name, "data") ||
+	    parent < 0 || parent != fdt_path_offset(fdt, "/images"))
+		return -1;
+	return best;
+}
+
+/*
+ * Resizes each marker property to its file, first to last (each resize
+ * moves only the small markers after it), then reads each file into its
+ * place, but for the payload deferred: its room is left untouched.
+ */
+static int fill_marks(struct vfit_fdtbuf *out, struct bypass *b, int defer, struct vfit_err *e)
 {
 	size_t total = VFIT_FIT_SLACK;
-	char name[256];
+	char name[256], path[1024];
 	const char *pn;
-	void *dst;
-	int i, k, best, r;
+	void *dst[BYPASS_MAX];
+	int i, k, next, r, later, keep = -1;
 	char done[BYPASS_MAX] = { 0 };
 
 	for (i = 0; i < b->n; i++)
@@ -311,23 +339,47 @@ static int fill_marks(struct vfit_fdtbuf *out, struct bypass *b, struct vfit_err
 				    b->path[0]);
 	if (vfit_fdtbuf_reserve(out, total))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", b->path[0]);
+	if (defer) {
+		keep = deferrable(out->buf, b);
+		if (keep >= 0 && fdt_get_path(out->buf, b->node[keep], path, sizeof(path)))
+			keep = -1;
+		/* Only the pieces around the room are touched: no 2 MiB page for them. */
+		if (keep >= 0)
+			vfit_smallpages(out->buf, out->cap);
+	}
 	for (k = 0; k < b->n; k++) {
-		best = -1;
+		next = -1;
 		for (i = 0; i < b->n; i++)
-			if (!done[i] && (best < 0 || b->prop[i] > b->prop[best]))
-				best = i;
-		done[best] = 1;
-		if (!fdt_getprop_by_offset(out->buf, b->prop[best], &pn, NULL) ||
+			if (!done[i] && (next < 0 || b->prop[i] < b->prop[next]))
+				next = i;
+		done[next] = 1;
+		if (!fdt_getprop_by_offset(out->buf, b->prop[next], &pn, NULL) ||
 		    strlen(pn) >= sizeof(name))
-			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: bad property", b->path[best]);
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: bad property", b->path[next]);
 		strcpy(name, pn);
-		r = fdt_setprop_placeholder(out->buf, b->node[best], name, (int)b->size[best], &dst);
+		r = fdt_setprop_placeholder(out->buf, b->node[next], name, (int)b->size[next],
+					    &dst[next]);
 		if (r)
-			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", b->path[best], fdt_strerror(r));
-		if (vfit_read_exact(b->path[best], dst, b->size[best], e))
-			return -1;
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", b->path[next], fdt_strerror(r));
 		/* dtc pads a value with zeros; the resize left whatever its splice moved there. */
-		memset((char *)dst + b->size[best], 0, (4 - b->size[best] % 4) % 4);
+		memset((char *)dst[next] + b->size[next], 0, (4 - b->size[next] % 4) % 4);
+		/* What follows moved by the growth: later markers and their nodes. */
+		for (later = 0; later < b->n; later++) {
+			if (done[later])
+				continue;
+			b->prop[later] += (int)(TAGALIGN(b->size[next]) - MARK_LEN);
+			if (b->node[later] > b->prop[next])
+				b->node[later] += (int)(TAGALIGN(b->size[next]) - MARK_LEN);
+		}
+	}
+	for (i = 0; i < b->n; i++) {
+		if (i == keep)
+			r = vfit_deferred_set(out, b->path[i], path, b->size[i]) ?
+			    vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", b->path[i]) : 0;
+		else
+			r = vfit_read_exact(b->path[i], dst[i], b->size[i], e);
+		if (r)
+			return -1;
 	}
 	return 0;
 }
@@ -395,7 +447,7 @@ static void remove_copy(char *path)
 }
 
 static int compile_bypass(const char *its, const char *text, const char *dtc_opts,
-			  struct bypass *b, struct vfit_fdtbuf *out, struct vfit_err *e)
+			  int defer, struct bypass *b, struct vfit_fdtbuf *out, struct vfit_err *e)
 {
 	const char *slash = strrchr(its, '/');
 	struct vfit_err quiet = { 0 };
@@ -419,7 +471,7 @@ static int compile_bypass(const char *its, const char *text, const char *dtc_opt
 		goto out;
 	}
 	show_errors(errf, copy, its);
-	r = fill_marks(out, b, e);
+	r = fill_marks(out, b, defer, e);
 	if (r)
 		vfit_fdtbuf_free(out);
 out:
@@ -432,7 +484,7 @@ out:
 }
 
 int vfit_incbin_compile(const char *its, const char *src, size_t len, const char *dtc_opts,
-			struct vfit_fdtbuf *out, struct vfit_err *e)
+			int defer, struct vfit_fdtbuf *out, struct vfit_err *e)
 {
 	const char *slash = strrchr(its, '/');
 	struct bypass b = { .n = 0 };
@@ -441,7 +493,7 @@ int vfit_incbin_compile(const char *its, const char *src, size_t len, const char
 
 	if (!text)
 		return 1;
-	r = compile_bypass(its, text, dtc_opts, &b, out, e);
+	r = compile_bypass(its, text, dtc_opts, defer, &b, out, e);
 	free(text);
 	bypass_free(&b);
 	return r;

@@ -28,7 +28,7 @@ static int forward_stderr(FILE *errf)
 	return missing;
 }
 
-int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
+int vfit_its_compile(const char *its, const char *dtc_opts, int defer, struct vfit_fdtbuf *out,
 		     struct vfit_err *e)
 {
 	struct vfit_err dtc_e = { 0 };
@@ -40,7 +40,7 @@ int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *
 
 	if (vfit_file_read(its, 0, &src, &len, e))
 		return -1;
-	r = memchr(src, 0, len) ? 1 : vfit_incbin_compile(its, src, len, dtc_opts, out, e);
+	r = memchr(src, 0, len) ? 1 : vfit_incbin_compile(its, src, len, dtc_opts, defer, out, e);
 	free(src);
 	if (r <= 0)
 		return r;

@@ -20,8 +20,10 @@
  * size when the key node fits in its free space and otherwise grows by
  * exactly what the key needs; its contents are mkimage's, byte for byte.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libfdt.h>
 
@@ -37,8 +39,8 @@ static int load_source(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct v
 	if (m->auto_fit)
 		return vfit_its_auto(m, fit, e);
 	if (m->its)
-		return vfit_its_compile(m->its, m->dtc_opts ? m->dtc_opts : DEFAULT_DTC_OPTS, fit,
-					e);
+		return vfit_its_compile(m->its, m->dtc_opts ? m->dtc_opts : DEFAULT_DTC_OPTS, 1,
+					fit, e);
 	return vfit_ext_load(m->out, fit, e);
 }
 
@@ -79,23 +81,65 @@ static int finish_sizes(struct vfit_fdtbuf *fit, size_t packed, struct vfit_fdtb
 	return dtb ? vfit_fdtbuf_set_size(dtb, dtb_used > dtb_total ? dtb_used : dtb_total) : 0;
 }
 
+/*
+ * The FIT around a payload the image pass already wrote to fd (host/deferred.c):
+ * the pieces before and after it.  Should the payload have moved since (a
+ * configuration signed before /images grows the tree ahead of it), its
+ * bytes are read back from fd into their room and the whole FIT written.
+ */
+static int write_around(struct vfit_out *fo, int fd, struct vfit_fdtbuf *fit, struct vfit_err *e)
+{
+	char *room = vfit_deferred_room(fit);
+	size_t total = fdt_totalsize(fit->buf), at;
+	struct vfit_seg seg[2];
+
+	if (!room) {
+		close(fd);
+		vfit_out_discard(fo);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: data changed size", fit->def->file,
+				    fit->def->node);
+	}
+	at = (size_t)(room - fit->buf);
+	seg[0].off = 0;
+	seg[0].p = fit->buf;
+	seg[0].len = at;
+	seg[1].off = at + fit->def->size;
+	seg[1].p = room + fit->def->size;
+	seg[1].len = total - (at + fit->def->size);
+	if (at == fit->def->at)
+		return vfit_out_write_fd(fo, fd, seg, 2, total, e);
+	if (vfit_read_full(fd, room, fit->def->size, fit->def->at)) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", fo->path, strerror(errno));
+		close(fd);
+		vfit_out_discard(fo);
+		return -1;
+	}
+	seg[0].len = total;
+	return vfit_out_write_fd(fo, fd, seg, 1, total, e);
+}
+
+/* fd: the FIT's temporary file when already open (fo), else -1; closed here either way. */
 static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct vfit_fdtbuf *dtb,
-			 struct vfit_err *e)
+			 struct vfit_out *fo, int fd, struct vfit_err *e)
 {
 	struct vfit_ext_layout lay = { .nseg = 0 };
-	struct vfit_out fo = { 0 }, ko = { 0 };
+	struct vfit_out ko = { 0 };
 	struct vfit_seg one;
 	int r = -1;
 
-	if (m->external) {
+	one.off = 0;
+	one.p = fit->buf;
+	one.len = fdt_totalsize(fit->buf);
+	if (fit->def && fit->def->at != UINT64_MAX) {
+		r = write_around(fo, fd, fit, e);
+	} else if (fd >= 0) {
+		r = vfit_out_write_fd(fo, fd, &one, 1, one.len, e);
+	} else if (m->external) {
 		if (vfit_ext_extract(m->out, fit->buf, m->align, m->position, &lay, e))
 			return -1;
-		r = vfit_out_write(&fo, m->out, lay.seg, lay.nseg, lay.size, e);
+		r = vfit_out_write(fo, m->out, lay.seg, lay.nseg, lay.size, e);
 	} else {
-		one.off = 0;
-		one.p = fit->buf;
-		one.len = fdt_totalsize(fit->buf);
-		r = vfit_out_write(&fo, m->out, &one, 1, one.len, e);
+		r = vfit_out_write(fo, m->out, &one, 1, one.len, e);
 	}
 	if (!r && dtb) {
 		one.off = 0;
@@ -103,10 +147,10 @@ static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct
 		one.len = fdt_totalsize(dtb->buf);
 		r = vfit_out_write(&ko, m->keydest, &one, 1, one.len, e);
 		if (r)
-			vfit_out_discard(&fo);
+			vfit_out_discard(fo);
 	}
 	if (!r)
-		r = vfit_out_commit(&fo, e);
+		r = vfit_out_commit(fo, e);
 	if (!r && dtb)
 		r = vfit_out_commit(&ko, e);
 	else if (dtb)
@@ -213,7 +257,9 @@ static int will_cipher(const struct vfit_mkimage *m, const void *fit)
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 {
 	struct vfit_fdtbuf fit = { 0 }, dtb = { 0 }, *keydtb = NULL;
+	struct vfit_out fo = { 0 };
 	struct vfit_signer *s = NULL;
+	int fd = -1;
 	size_t packed, dtb_file = 0, dtb_total = 0;
 	/* Errors in the tree name the source the user wrote. */
 	const char *name = m->its ? m->its : m->out;
@@ -248,6 +294,19 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 		keydtb = &dtb;
 	}
 	/*
+	 * A payload left in its file (host/deferred.c) is written by the image
+	 * pass straight into the output, opened now; encryption and -E need
+	 * it in memory.
+	 */
+	if (fit.def && (m->external || will_cipher(m, fit.buf)) && vfit_deferred_fill(&fit, e))
+		goto out;
+	if (fit.def) {
+		fd = vfit_out_open(&fo, m->out, e);
+		if (fd < 0)
+			goto out;
+		fit.def->out = fd;
+	}
+	/*
 	 * The timestamp is written with the hash values, so the payloads move
 	 * at most once; but encryption writes its properties after it, as
 	 * mkimage does, so a FIT with images to encrypt gets it now.
@@ -266,19 +325,25 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	}
 	if (vfit_preload_mkimage_key(m->keydir, keydtb, e) ||
 	    vfit_cipher_images(name, &fit, m->keydir, keydtb, e) ||
-	    vfit_fit_hash_images(name, &fit, tsp, s, keydtb, e) ||
+	    vfit_fit_hash_images(name, &fit, tsp, s, keydtb, m->out, e) ||
 	    vfit_fit_sign_confs(name, &fit, s, keydtb, e))
 		goto out;
 	if (finish_sizes(&fit, packed, keydtb, dtb_total, dtb_file)) {
 		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
 		goto out;
 	}
-	if (write_outputs(m, &fit, keydtb, e))
+	r = write_outputs(m, &fit, keydtb, &fo, fd, e);
+	fd = -1;
+	if (r)
 		goto out;
 	snprintf(m->signed_conf, sizeof(m->signed_conf), "%s", vfit_signer_last_conf(s));
 	snprintf(m->key_node, sizeof(m->key_node), "%s", vfit_signer_last_key(s));
 	r = 0;
 out:
+	if (fd >= 0) {
+		close(fd);
+		vfit_out_discard(&fo);
+	}
 	vfit_signer_free(s);
 	vfit_fdtbuf_free(&fit);
 	vfit_fdtbuf_free(&dtb);

@@ -94,6 +94,9 @@ int vfit_out_write(struct vfit_out *o, const char *path, const struct vfit_seg *
  * discards o on failure.  Then vfit_out_commit() or vfit_out_discard().
  */
 int vfit_out_open(struct vfit_out *o, const char *path, struct vfit_err *e);
+/* The segments written to fd from vfit_out_open(), the size set, then vfit_out_close(). */
+int vfit_out_write_fd(struct vfit_out *o, int fd, const struct vfit_seg *seg, int nseg,
+		      uint64_t size, struct vfit_err *e);
 int vfit_out_close(struct vfit_out *o, int fd, struct vfit_err *e);
 int vfit_out_commit(struct vfit_out *o, struct vfit_err *e);
 void vfit_out_discard(struct vfit_out *o);
@@ -110,13 +113,17 @@ int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t
  * vfit_edits_apply() can make room at the front of the blob (the root
  * timestamp) by moving what is before the payload down, not the payload up.
  */
+struct vfit_deferred;
 struct vfit_fdtbuf {
 	char *buf;
 	size_t cap;
 	size_t head;    /* spare bytes allocated before buf (the block starts at buf - head) */
+	struct vfit_deferred *def;      /* a payload still in its file, or NULL */
 };
 /* Head room a small buffer gets when it grows big: what writes at the front need. */
 #define VFIT_FDTBUF_HEAD 4096
+/* Asks for 4 KiB pages over [p, p + len): memory that will mostly stay untouched. */
+void vfit_smallpages(void *p, size_t len);
 /* vfit_fdt_check() of a device tree read from file, as one error line (status 1). */
 int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_err *e);
 /* Takes ownership of data (len bytes used, cap allocated); checks and lays it out. */
@@ -180,8 +187,12 @@ int vfit_fit_index_path(const struct vfit_fit_index *ix, int off, char *buf, siz
 /* Room left after a compiled FIT for hash values and signatures. */
 #define VFIT_FIT_SLACK (64 * 1024)
 
-/* The .its compiled as mkimage does (host/its.c), dtc run without a shell. */
-int vfit_its_compile(const char *its, const char *dtc_opts, struct vfit_fdtbuf *out,
+/*
+ * The .its compiled as mkimage does (host/its.c), dtc run without a shell.
+ * With defer, the largest /incbin/ image payload may stay in its file
+ * (out->def, host/deferred.c); without, every byte is in out->buf.
+ */
+int vfit_its_compile(const char *its, const char *dtc_opts, int defer, struct vfit_fdtbuf *out,
 		     struct vfit_err *e);
 
 /* A dtc command line: "dtc", [-i dir], the -D words, "-o", "-", source. */
@@ -201,9 +212,41 @@ int vfit_dtc_run(const char *what, const struct vfit_dtc_cmd *c, int errfd, char
  * into out, 1 not applicable (compile the source as is), -1 error.
  */
 int vfit_incbin_compile(const char *its, const char *src, size_t len, const char *dtc_opts,
-			struct vfit_fdtbuf *out, struct vfit_err *e);
+			int defer, struct vfit_fdtbuf *out, struct vfit_err *e);
 /* Reads exactly size bytes of path into dst (the file must not have changed size). */
 int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err *e);
+
+/*
+ * A payload left in its file (host/deferred.c).  The bypass compiles an
+ * /incbin/ image payload as room of its size in the buffer and leaves
+ * the bytes where they are; the image pass then reads them once through
+ * a small buffer, hashing each piece and writing it straight to its
+ * final place in the output file: the payload is never held in memory,
+ * and the room, never touched, is never faulted in (nor zeroed by the
+ * kernel).  Any step that needs the bytes in memory (encryption, -E, an
+ * image signature) fills the room first, as without the deferral.
+ */
+struct vfit_deferred {
+	char *file;      /* where the bytes are */
+	char *node;      /* path of the image node whose `data` they are */
+	size_t size;
+	int out;         /* the output's temporary file, for vfit_deferred_stream() */
+	uint64_t at;     /* where they were written in it; UINT64_MAX until then */
+};
+/* Records a deferred payload: `data` of the node at path, size bytes of file. */
+int vfit_deferred_set(struct vfit_fdtbuf *b, const char *file, const char *node, size_t size);
+/* The room in b->buf (b->def->size bytes), or NULL if the tree lost it. */
+char *vfit_deferred_room(const struct vfit_fdtbuf *b);
+/* Reads the payload into its room (and forgets the deferral). */
+int vfit_deferred_fill(struct vfit_fdtbuf *b, struct vfit_err *e);
+/*
+ * Reads the payload once, in pieces: each goes to eat() and is written to
+ * b->def->out at the room's offset in b->buf (which must be final).
+ */
+int vfit_deferred_stream(struct vfit_fdtbuf *b, const char *out_name,
+			 void (*eat)(void *arg, const uint8_t *p, size_t n), void *arg,
+			 struct vfit_err *e);
+void vfit_deferred_free(struct vfit_fdtbuf *b);
 
 /* The FIT `mkimage -f auto` / `-f auto-conf` generates. */
 int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct vfit_err *e);
@@ -274,10 +317,12 @@ int vfit_signer_active(const struct vfit_signer *s);
 
 /*
  * The root timestamp (unless ts is NULL), then every image: hash* values
- * and (with keys) signature* nodes, in node order.
+ * and (with keys) signature* nodes, in node order.  A deferred payload
+ * (fit->def) is written to the output file (out names it) on the way.
  */
 int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32_t *ts,
-			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
+			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, const char *out,
+			 struct vfit_err *e);
 /*
  * Signs one image signature node of fit given the payload digest
  * (host/sign.c); its properties are recorded in ed.

@@ -44,6 +44,21 @@ int vfit_err_print(const struct vfit_err *e, const char *cmd);
 int vfit_file_map(const char *path, const void **p, size_t *len, struct vfit_err *e);
 void vfit_file_unmap(const void *p, size_t len);
 
+/*
+ * A FIT read for vfit_verify() with its big payloads (embedded `data` of
+ * 1 MiB or more, external data) left in the file (host/fit_sparse.c): *p
+ * and *len are the file as one buffer whose payload pages are not
+ * readable; vfit_sparse_verify() verifies it, hashing those bytes
+ * straight from the file -- a second error (status 2) if the file
+ * changed meanwhile.  Same contract as vfit_file_map() otherwise.
+ */
+struct vfit_sparse;
+int vfit_sparse_open(const char *path, struct vfit_sparse **s, const void **p, size_t *len,
+		     struct vfit_err *e);
+int vfit_sparse_verify(struct vfit_sparse *s, const void *ctl, size_t ctl_len, const char *conf,
+		       unsigned int flags, struct vfit_verify_result *res, struct vfit_err *e);
+void vfit_sparse_close(struct vfit_sparse *s);
+
 /* ---- keys (host/keys.c) ---------------------------------------------- */
 
 /* An RSA public key in U-Boot's pre-processed form (fit-format.md §4.2). */

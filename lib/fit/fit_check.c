@@ -15,14 +15,17 @@
 
 #include "fit_int.h"
 
+const char vfit_image_props[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
+				"type\0os\0arch\0compression\0";
+const char vfit_sig_props[] = "algo\0value\0padding\0hashed-strings\0";
+const char vfit_conf_meta[] = "description\0compatible\0default\0";
+
 const char *vfit_str(const struct vfit_prop *v)
 {
 	const char *s = (const char *)v->p;
 
-	/* Exactly one string: NUL at the end and nowhere before it. */
-	if (!s || v->len < 1 || s[v->len - 1] || strlen(s) != (size_t)v->len - 1)
-		return NULL;
-	return s;
+	/* Exactly one string: the first NUL is the last byte. */
+	return s && v->len > 0 && memchr(s, 0, (size_t)v->len) == s + v->len - 1 ? s : NULL;
 }
 
 const char *vfit_prop_str(const void *fdt, int node, const char *name)
@@ -63,18 +66,12 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 	}
 }
 
-bool vfit_in(const char *name, const char *list)
-{
-	return vfit_index(name, list) >= 0;
-}
-
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix)
 {
-	int len;
-	const char *name = fdt_get_name(fdt, node, &len);
-	size_t n = strlen(prefix);
+	const char *name = fdt_get_name(fdt, node, NULL);
 
-	return name && (size_t)len >= n && !memcmp(name, prefix, n);
+	/* fdt_get_name() checked the NUL: a shorter name differs there. */
+	return name && !strncmp(name, prefix, strlen(prefix));
 }
 
 enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *names,
@@ -82,16 +79,17 @@ enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *n
 {
 	const char *name;
 	unsigned int i;
-	int child, len;
+	int child;
 
 	for (i = 0; i < n; i++)
 		node[i] = -1;
 	fdt_for_each_subnode(child, fdt, parent) {
-		name = fdt_get_name(fdt, child, &len);
+		/* A name libfdt hands out ends at its NUL inside the structure block. */
+		name = fdt_get_name(fdt, child, NULL);
 		if (!name)
 			return VFIT_ERR_FORMAT;
 		for (i = 0; i < n; i++) {
-			if (strncmp(name, names[i], (size_t)len) || names[i][len])
+			if (strcmp(name, names[i]))
 				continue;
 			if (node[i] >= 0) {
 				vfit_diag_set(diag, child, NULL);
@@ -229,7 +227,7 @@ enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
 	if (r)
 		return r;
 	vfit_diag_set(diag, 0, "description");
-	if (!fdt_getprop(fit, 0, "description", NULL))
+	if (!fdt_getprop(fit, 0, vfit_conf_meta, NULL))
 		return VFIT_ERR_MISSING;
 	vfit_diag_set(diag, 0, "timestamp");
 	if (!fdt_getprop(fit, 0, "timestamp", &tlen))

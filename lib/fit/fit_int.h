@@ -46,13 +46,17 @@ struct vfit_ctx {
 	bool required;                  /* signatures are checked for required keys */
 	bool conf_enforced;             /* a required key verified the configuration */
 	bool allow_cipher;              /* VFIT_VERIFY_ALLOW_CIPHER */
-	struct vfit_conf_refs refs;     /* what the configuration names */
-	struct vfit_node_list list;     /* what the configuration signatures cover */
-	/* The configuration message of signature node dnode with hash dhash. */
+	/*
+	 * The configuration message of signature node dnode with hash dhash.
+	 * Scalars before the arrays: Thumb-2 reaches small offsets with
+	 * 16-bit loads and stores.
+	 */
 	int dnode;
 	enum vfit_hash dhash;
-	uint8_t digest[VFIT_HASH_MAX_SIZE];
 	struct vfit_digests payload;
+	uint8_t digest[VFIT_HASH_MAX_SIZE];
+	struct vfit_conf_refs refs;     /* what the configuration names */
+	struct vfit_node_list list;     /* what the configuration signatures cover */
 };
 
 #if VFIT_REPORT
@@ -135,10 +139,27 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 const char *vfit_str(const struct vfit_prop *v);
 /* String property name of node as exactly one string, or NULL. */
 const char *vfit_prop_str(const void *fdt, int node, const char *name);
-/* Whether name is one of list (NUL-separated names, ended by an empty one). */
-bool vfit_in(const char *name, const char *list);
-/* The index of name in such a list, or -1. */
+/*
+ * Name lists more than one file reads (each stored once):
+ * vfit_image_props, an image node's properties in the order of enum
+ * vfit_iprop, the payload properties (not signed, fit-format.md §3.4)
+ * first; vfit_sig_props, a signature node's, whose first two (algo,
+ * value) are also a hash node's; vfit_conf_meta (below).
+ */
+extern const char vfit_image_props[];
+enum vfit_iprop { P_DATA, P_POS, P_OFF, P_SIZE, P_LOAD, P_ENTRY, P_TYPE, P_OS, P_ARCH, P_COMP, NP };
+extern const char vfit_sig_props[];
+enum vfit_sprop { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
+/* A configuration's properties that name no image; the first alone is "description". */
+extern const char vfit_conf_meta[];
+
+/* The index of name in list (NUL-separated names, ended by an empty one), or -1. */
 int vfit_index(const char *name, const char *list);
+/* Whether name is one of such a list. */
+static inline bool vfit_in(const char *name, const char *list)
+{
+	return vfit_index(name, list) >= 0;
+}
 /* Whether node's name starts with prefix. */
 bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
 

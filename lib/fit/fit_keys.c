@@ -21,17 +21,22 @@
 static const char required_words[] = "conf\0image\0";
 _Static_assert(VFIT_REQ_CONF == 1 && VFIT_REQ_IMAGE == 2, "required_words[] order");
 
-/* A property absent, or exactly one of the NUL-separated words in `ok`. */
-static bool policy_ok(const void *ctl, int node, const char *name, const char *ok)
+/*
+ * A policy property: the index of its value among the NUL-separated words
+ * in `ok`, -1 when absent, -2 when it is anything but exactly one of them.
+ */
+static int policy(const void *ctl, int node, const char *name, const char *ok)
 {
 	struct vfit_prop v;
 	const char *s;
+	int i;
 
 	v.p = fdt_getprop(ctl, node, name, &v.len);
 	if (!v.p)
-		return true;
+		return -1;
 	s = vfit_str(&v);
-	return s && *s && vfit_in(s, ok);
+	i = s ? vfit_index(s, ok) : -1;
+	return i < 0 ? -2 : i;
 }
 
 enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag *diag,
@@ -39,10 +44,10 @@ enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag
 {
 	static const char *const top[] = { "signature" };
 	unsigned int required = 0;
-	int keys, key;
+	int keys, key, i;
 
 	*keys_out = -1;
-	if (vfit_fdt_check(ctl, len, diag))
+	if (vfit_fdt_walk(ctl, len, false, 0, diag))
 		return VFIT_ERR_CONTROL;
 	vfit_diag_set(diag, 0, NULL);
 	if (vfit_subnodes(ctl, 0, top, 1, &keys, diag))
@@ -50,14 +55,15 @@ enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag
 	if (keys < 0)
 		return VFIT_OK;
 	vfit_diag_set(diag, keys, "required-mode");
-	if (!policy_ok(ctl, keys, "required-mode", "any\0all\0"))
+	if (policy(ctl, keys, "required-mode", "any\0all\0") < -1)
 		return VFIT_ERR_CONTROL;
 	fdt_for_each_subnode(key, ctl, keys) {
 		vfit_diag_set(diag, key, "required");
-		if (!policy_ok(ctl, key, "required", required_words))
+		i = policy(ctl, key, "required", required_words);
+		if (i < -1)
 			return VFIT_ERR_CONTROL;
 		/* The policy keeps one bit per required key. */
-		if (vfit_key_required(ctl, key) != VFIT_REQ_NONE && ++required > VFIT_MAX_KEYS) {
+		if (i >= 0 && ++required > VFIT_MAX_KEYS) {
 			vfit_limit(diag, VFIT_LIMIT_KEYS);
 			return VFIT_ERR_CONTROL;
 		}
@@ -76,10 +82,10 @@ enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_dia
 
 enum vfit_required vfit_key_required(const void *ctl, int key_node)
 {
-	const char *req = vfit_prop_str(ctl, key_node, "required");
+	int i = policy(ctl, key_node, "required", required_words);
 
-	/* Not one of the words (or absent): -1 + 1, VFIT_REQ_NONE. */
-	return req ? (enum vfit_required)(vfit_index(req, required_words) + 1) : VFIT_REQ_NONE;
+	/* Not one of the words (or absent): VFIT_REQ_NONE. */
+	return i < 0 ? VFIT_REQ_NONE : (enum vfit_required)(i + 1);
 }
 
 const char *vfit_key_name(const void *ctl, int key_node)

@@ -46,7 +46,7 @@ enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs
 		val = fdt_getprop_by_offset(fit, prop, &name, &len);
 		if (!val)
 			return VFIT_ERR_FORMAT;
-		if (vfit_in(name, "description\0compatible\0default\0"))
+		if (vfit_in(name, vfit_conf_meta))
 			continue;
 		/* Not a string list (no final NUL): names nothing, as in HEAD. */
 		if (len < 1 || val[len - 1])
@@ -69,29 +69,28 @@ enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs
 static enum vfit_result add_image(const void *fit, int img, struct vfit_node_list *list,
 				  struct vfit_diag *diag)
 {
-	enum vfit_result r = add(list, img, diag);
 	unsigned int hashes = 0;
 	const char *name;
-	int child, len;
+	int child;
 
+	if (add(list, img, diag))
+		return VFIT_ERR_LIMIT;
 	fdt_for_each_subnode(child, fit, img) {
-		if (r)
-			return r;
-		name = fdt_get_name(fit, child, &len);
+		name = fdt_get_name(fit, child, NULL);
 		if (!name)
 			return VFIT_ERR_FORMAT;
-		if (!strncmp(name, "hash", 4)) {
+		if (!strncmp(name, "hash", 4))
 			hashes++;
-			r = add(list, child, diag);
-		} else if (vfit_in(name, "cipher\0dm-verity\0")) {
-			r = add(list, child, diag);
-		}
+		else if (!vfit_in(name, "cipher\0dm-verity\0"))
+			continue;
+		if (add(list, child, diag))
+			return VFIT_ERR_LIMIT;
 	}
-	if (!r && !hashes) {
+	if (!hashes) {
 		vfit_diag_set(diag, img, NULL);
 		return VFIT_ERR_NO_HASH;
 	}
-	return r;
+	return VFIT_OK;
 }
 
 enum vfit_result vfit_conf_list(const void *fit, int conf, const struct vfit_conf_refs *refs,
@@ -150,6 +149,21 @@ static void sorted(const struct vfit_node_list *list, int *out)
 }
 
 /*
+ * Whether off is listed: a scan, for the walk without end[] (a device's),
+ * where it is less code than sorting; at most VFIT_MAX_HASHED_NODES
+ * comparisons per node, and no tag read.
+ */
+static bool listed(const struct vfit_node_list *list, int off)
+{
+	unsigned int i;
+
+	for (i = 0; i < list->count; i++)
+		if (list->offset[i] == off)
+			return true;
+	return false;
+}
+
+/*
  * With end[], the subtree at off (w = 0) holds no listed node when the next
  * listed offset order[k] lies past its end: then it, and every following
  * sibling of which the same holds, contribute nothing; *next becomes the
@@ -202,7 +216,8 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 
 	if (strings_len > fdt_size_dt_strings(fit))
 		return VFIT_ERR_STRINGS_BOUNDS;
-	sorted(list, order);
+	if (end)
+		sorted(list, order);
 	for (;;) {
 		tag = fdt_next_tag(fit, off, &next);
 		if (next < 0)
@@ -211,11 +226,15 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 		case FDT_BEGIN_NODE:
 			if (depth > VFIT_MAX_DEPTH)
 				return VFIT_ERR_LIMIT;
-			while (k < list->count && order[k] < off)
-				k++;
-			incl = k < list->count && order[k] == off;
-			if (!incl && w <= 1 && end && skip_to(fit, list, order, k, end, off, &next))
-				break;
+			if (!end) {
+				incl = listed(list, off);
+			} else {
+				while (k < list->count && order[k] < off)
+					k++;
+				incl = k < list->count && order[k] == off;
+				if (!incl && w <= 1 && skip_to(fit, list, order, k, end, off, &next))
+					break;
+			}
 			stack[depth++] = (uint8_t)w;
 			if (incl)
 				w = 2;
@@ -229,7 +248,7 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 				if (!fdt_getprop_by_offset(fit, off, &name, NULL))
 					return VFIT_ERR_FORMAT;
 				/* The payload properties are not signed (fit-format.md §3.4). */
-				incl = !vfit_in(name, "data\0data-size\0data-position\0data-offset\0");
+				incl = (unsigned int)vfit_index(name, vfit_image_props) > P_SIZE;
 			}
 			break;
 		case FDT_NOP:

@@ -26,8 +26,6 @@
 
 #include "fit_int.h"
 
-static const char sig_props[] = "algo\0value\0padding\0hashed-strings\0";
-enum { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
 
 /* Where the digest of hash h sits in struct vfit_digests: the sizes end to end. */
 static const uint8_t slot[] = {
@@ -37,58 +35,63 @@ static const uint8_t slot[] = {
 };
 _Static_assert(sizeof(((struct vfit_digests *)0)->d) == 214, "digest slots");
 
-static enum vfit_result payload(struct vfit_ctx *c, int node, enum vfit_hash h,
-				const uint8_t **digest)
-{
-	struct vfit_digests *d = &c->payload;
-	struct vfit_hash_ctx ctx;
-
-	if (h == VFIT_HASH_INVALID || (unsigned int)h >= sizeof(slot))
-		return VFIT_ERR_UNSUPPORTED;
-	*digest = d->d + slot[h];
-	if (d->node != node) {
-		d->node = node;
-		d->valid = 0;
-	}
-	if (d->valid >> h & 1)
-		return VFIT_OK;
-	if (c->cr->hash_init(&ctx, h))
-		return VFIT_ERR_UNSUPPORTED;
-	c->cr->hash_update(&ctx, c->img->data, c->img->size);
-	c->cr->hash_final(&ctx, d->d + slot[h]);
-	d->valid |= (uint16_t)(1u << h);
-	return VFIT_OK;
-}
-
+/*
+ * One hash per call at most, through the backend: the payload of c->img
+ * (one slot per algorithm, kept while node stays the same image) or the
+ * configuration message of signature node `node` (kept for the last one).
+ */
 enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 			     const struct vfit_prop *hs, const uint8_t **digest)
 {
+	struct vfit_digests *d = &c->payload;
 	struct vfit_hash_ctx ctx;
-	enum vfit_result r;
+	enum vfit_result r = VFIT_OK;
+	uint8_t *out;
+	bool kept;
 
-	if (c->img)
-		return payload(c, node, h, digest);
-	*digest = c->digest;
-	if (c->dnode == node && c->dhash == h)
+	if (c->img) {
+		if (h == VFIT_HASH_INVALID || (unsigned int)h >= sizeof(slot))
+			return VFIT_ERR_UNSUPPORTED;
+		out = d->d + slot[h];
+		if (d->node != node) {
+			d->node = node;
+			d->valid = 0;
+		}
+		kept = d->valid >> h & 1;
+	} else {
+		out = c->digest;
+		kept = c->dnode == node && c->dhash == h;
+		if (!kept) {
+			c->dnode = -1;
+			/* Absent: no strings are hashed (and a mkimage signature will not match). */
+			if (hs->p && hs->len < 8)
+				return VFIT_ERR_HASHED_STRINGS;
+		}
+	}
+	*digest = out;
+	if (kept)
 		return VFIT_OK;
-	c->dnode = -1;
-	/* Absent: no strings are hashed (and a mkimage signature will not match). */
-	if (hs->p && hs->len < 8)
-		return VFIT_ERR_HASHED_STRINGS;
 	/* Every started hash is finished: a backend may hold a handle until then. */
 	if (c->cr->hash_init(&ctx, h))
 		return VFIT_ERR_UNSUPPORTED;
-	r = vfit_conf_digest_with(c->fit, &c->list,
-				  hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0, &ctx,
-				  c->cr->hash_update);
-	c->cr->hash_final(&ctx, c->digest);
+	if (c->img)
+		c->cr->hash_update(&ctx, c->img->data, c->img->size);
+	else
+		r = vfit_conf_digest_with(c->fit, &c->list,
+					  hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0, &ctx,
+					  c->cr->hash_update);
+	c->cr->hash_final(&ctx, out);
 	if (r == VFIT_ERR_LIMIT)
 		vfit_limit(&c->at, VFIT_LIMIT_REGIONS);
-	if (!r) {
+	if (r)
+		return r;
+	if (c->img) {
+		d->valid |= (uint16_t)(1u << h);
+	} else {
 		c->dnode = node;
 		c->dhash = h;
 	}
-	return r;
+	return VFIT_OK;
 }
 
 /*
@@ -124,7 +127,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	struct vfit_algo a;
 	enum vfit_result r;
 
-	vfit_props(c->fit, sig, sig_props, sp, NS);
+	vfit_props(c->fit, sig, vfit_sig_props, sp, NS);
 	algo = (const char *)sp[S_ALGO].p;
 	vfit_at(c, sig, "algo", false);
 	if (!algo)
@@ -205,8 +208,12 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 		seen = VFIT_ERR_MISSING; /* no key of its algorithm, as U-Boot shows it */
 		ok = -1;
 		bit = 1;
-		/* On a negative parent, fdt_first_subnode() would yield the root. */
-		for (key = c->keys < 0 ? -1 : fdt_first_subnode(c->ctl, c->keys); key >= 0;
+		/*
+		 * On a negative parent, fdt_first_subnode() would yield the root.
+		 * Only a record-only pass can come here without keys: an
+		 * enforcing one has a required key to enforce.
+		 */
+		for (key = !enforce && c->keys < 0 ? -1 : fdt_first_subnode(c->ctl, c->keys); key >= 0;
 		     key = fdt_next_subnode(c->ctl, key)) {
 			if (enforce && vfit_key_required(c->ctl, key) != role)
 				continue;

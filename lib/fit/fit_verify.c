@@ -78,7 +78,8 @@ static enum vfit_result collect(struct vfit_ctx *c)
 			if (res->nimages >= VFIT_MAX_IMAGES)
 				return vfit_limit(&c->at, VFIT_LIMIT_IMAGES);
 			img = &res->image[res->nimages++];
-			img->node = *s ? ref_node(&c->refs, s) : -1;
+			/* An empty name is never a reference: -1 too. */
+			img->node = ref_node(&c->refs, s);
 			if (img->node < 0)
 				return VFIT_ERR_MISSING;
 			img->name = s;

@@ -31,21 +31,23 @@ void vfit_sha256_blocks_armv7(void *st, const uint8_t *p, size_t nblocks);
 static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
 {
 	uint32_t *h = st;
-	uint32_t v[8], w[16], t1, t2;
+	uint32_t w[64], s[64 + 8], *v, t1, t2;
 	unsigned int t, i;
 
 	for (; nblocks; nblocks--, p += 64) {
-		memcpy(v, h, sizeof(v));
+		for (t = 0; t < 64; t++)
+			w[t] = t < 16 ? ld_be32(p + 4 * t) :
+			       SS1(w[t - 2]) + w[t - 7] + SS0(w[t - 15]) + w[t - 16];
+		/*
+		 * The working variables a..h are v[0..7] of a window that moves
+		 * down one word per round: the renaming costs no copies.
+		 */
+		v = s + 64;
+		memcpy(v, h, 8 * sizeof(*v));
 		for (t = 0; t < 64; t++) {
-			if (t < 16)
-				w[t] = ld_be32(p + 4 * t);
-			else
-				w[t & 15] += SS1(w[(t + 14) & 15]) + w[(t + 9) & 15] +
-					     SS0(w[(t + 1) & 15]);
-			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + vfit_sha256_k[t] + w[t & 15];
+			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + vfit_sha256_k[t] + w[t];
 			t2 = BS0(v[0]) + MAJ(v[0], v[1], v[2]);
-			for (i = 7; i > 0; i--)
-				v[i] = v[i - 1];
+			v--;
 			v[4] += t1;
 			v[0] = t1 + t2;
 		}
@@ -178,16 +180,47 @@ static md_blocks_fn sha256_fn(struct vfit_sha256_ctx *c, size_t n)
 	return sha256_blocks;
 }
 
+#ifdef VFIT_SHA_COMPACT
+/*
+ * Size-optimised builds copy every byte through the block buffer: one
+ * loop, one copy, and the copy is a small fraction of a block's rounds.
+ */
+void vfit_sha256_update(struct vfit_sha256_ctx *c, const void *p, size_t n)
+{
+	const uint8_t *in = p;
+	size_t used, take;
+
+	for (; n; in += take, n -= take) {
+		used = (size_t)c->len & 63;
+		take = 64 - used < n ? 64 - used : n;
+		memcpy(c->buf + used, in, take);
+		c->len += take;
+		if (!(c->len & 63))
+			sha256_fn(c, 0)(c->h, c->buf, 1);
+	}
+}
+#else
 void vfit_sha256_update(struct vfit_sha256_ctx *c, const void *p, size_t n)
 {
 	md_update(c->h, sha256_fn(c, n), c->buf, 64, &c->len, p, n);
 }
+#endif
 
+/*
+ * The padding goes through vfit_sha256_update() like any other bytes: 0x80,
+ * zeros up to 56 mod 64, the length in bits big-endian.  Less code than
+ * filling the block buffer by hand, and no second path to keep right.
+ */
 void vfit_sha256_final(struct vfit_sha256_ctx *c, uint8_t *out)
 {
+	uint8_t pad[64 + 8] = { 0x80 };
+	uint64_t bits = c->len << 3;
+	size_t n = ((55 - (size_t)c->len) & 63) + 1;
 	unsigned int i;
 
-	md_final(c->h, sha256_fn(c, 0), c->buf, 64, c->len, 8, 1);
+	for (i = 0; i < 8; i++, bits >>= 8)
+		pad[n + 7 - i] = (uint8_t)bits;
+	vfit_sha256_update(c, pad, n + 8);
 	/* big-endian words, a byte at a time: byte i is byte i % 4 of word i / 4 */
 	for (i = 0; i < c->out_len; i++)
 		out[i] = (uint8_t)(c->h[i / 4] >> (24 - 8 * (i % 4)));

@@ -94,7 +94,38 @@ typedef uint64_t dlimb_t;
 _Static_assert(VFIT_RSA_MAX_BITS % 64 == 0 && VFIT_RSA_MAX_BITS >= MIN_BITS,
 	       "VFIT_RSA_MAX_BITS must be a multiple of 64, at least 1024");
 
-/* Big-endian byte string of nl limbs (any alignment) to limbs. */
+/*
+ * Big-endian byte string of nl limbs (any alignment) to limbs, and back.
+ * With 64-bit limbs on a little-endian GNU C target a limb is one
+ * unaligned load and a byte swap: compilers do not turn the byte loop into
+ * that, and three loads and a store of a 2048-bit number in bytes were 2%
+ * of a verification.
+ */
+#if LIMB_BITS == 64 && defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static void load(limb_t *x, const uint8_t *p, size_t nl)
+{
+	size_t i;
+
+	for (i = 0; i < nl; i++) {
+		limb_t v;
+
+		memcpy(&v, p + (nl - 1 - i) * LIMB_BYTES, LIMB_BYTES);
+		x[i] = __builtin_bswap64(v);
+	}
+}
+
+static void store(uint8_t *p, const limb_t *x, size_t nl)
+{
+	size_t i;
+
+	for (i = 0; i < nl; i++) {
+		limb_t v = __builtin_bswap64(x[i]);
+
+		memcpy(p + (nl - 1 - i) * LIMB_BYTES, &v, LIMB_BYTES);
+	}
+}
+#else
 static void load(limb_t *x, const uint8_t *p, size_t nl)
 {
 	size_t i, j;
@@ -121,6 +152,7 @@ static void store(uint8_t *p, const limb_t *x, size_t nl)
 			q[j] = (uint8_t)v;
 	}
 }
+#endif
 
 /* x -= n, returning the borrow. */
 static limb_t sub(limb_t *x, const limb_t *n, size_t nl)
@@ -183,45 +215,218 @@ static inline limb_t mul_add_1(limb_t *t, const limb_t *b, limb_t a, limb_t c)
 /*
  * For a CPU with BMI2 and ADX: mulx leaves the flags alone, and adcx/adox
  * carry through CF and OF separately, so t[j] + lo(a*b[j]) (CF chain) and
- * + hi(a*b[j-1]) (OF chain) run side by side.  The loop control uses lea
- * and jrcxz only, which keep both flags.  About 25% faster than the mulq
- * rows.
+ * + hi(a*b[j-1]) (OF chain) run side by side.  The loop control uses lea,
+ * mov and jrcxz only, which keep both flags, so one asm statement carries
+ * both chains through a whole row: blocks of four steps, then the n % 4
+ * single ones (a row of the squaring has any length).  rcx counts up to 0
+ * under base pointers past the end of each part: one lea per iteration.
  */
-#define ADX_1(off)                                              \
-	"mulxq " off "(%[b]), %[lo], %[hi]\n\t"                \
-	"adcxq " off "(%[t]), %[lo]\n\t"                       \
+#define ADX_AT(off, t, b)                                       \
+	"mulxq " off "(%[" b "],%%rcx,8), %[lo], %[hi]\n\t"    \
+	"adcxq " off "(%[" t "],%%rcx,8), %[lo]\n\t"           \
 	"adoxq %[c], %[lo]\n\t"                                 \
-	"movq %[lo], " off "(%[t])\n\t"                        \
+	"movq %[lo], " off "(%[" t "],%%rcx,8)\n\t"            \
 	"movq %[hi], %[c]\n\t"
+#define ADX_1(off) ADX_AT(off, "t", "b")
 
 __attribute__((target("adx,bmi2")))
 static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
 {
-	size_t j = n & ~(size_t)3, blocks = n / 4;
+	size_t ones = n % 4, quads = n - ones, idx = 0 - quads, neg_ones = 0 - ones;
 	limb_t c = 0, lo, hi, zero;
-	limb_t *tp = t;
-	const limb_t *bp = b;
+	limb_t *tp = t + quads;
+	const limb_t *bp = b + quads;
 
-	if (blocks) {
-		__asm__("xorl %k[z], %k[z]\n\t" /* also clears CF and OF */
-			"1:\n\t"
-			ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
-			"leaq 32(%[b]), %[b]\n\t"
-			"leaq 32(%[t]), %[t]\n\t"
-			"leaq -1(%%rcx), %%rcx\n\t"
-			"jrcxz 2f\n\t"
-			"jmp 1b\n\t"
-			"2:\n\t"
-			"adcxq %[z], %[c]\n\t"
-			"adoxq %[z], %[c]\n\t"
-			: [c] "+&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(zero),
-			  [b] "+&r"(bp), [t] "+&r"(tp), "+c"(blocks)
-			: "d"(a)
-			: "cc", "memory");
-	}
-	for (; j < n; j++)
-		c = mul_add_1(t + j, b + j, a, c);
+	__asm__ volatile("xorl %k[z], %k[z]\n\t" /* also clears CF and OF */
+		"jrcxz 2f\n"
+		"1:\n\t"
+		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+		"leaq 4(%%rcx), %%rcx\n\t"
+		"jrcxz 2f\n\t"
+		"jmp 1b\n"
+		"2:\n\t"
+		"movq %[neg], %%rcx\n\t"
+		"leaq (%[b],%[ones],8), %[b]\n\t"
+		"leaq (%[t],%[ones],8), %[t]\n\t"
+		"jrcxz 4f\n"
+		"3:\n\t"
+		ADX_1("0")
+		"leaq 1(%%rcx), %%rcx\n\t"
+		"jrcxz 4f\n\t"
+		"jmp 3b\n"
+		"4:\n\t"
+		"adcxq %[z], %[c]\n\t"
+		"adoxq %[z], %[c]\n\t"
+		: [c] "+&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(zero),
+		  [b] "+&r"(bp), [t] "+&r"(tp), "+c"(idx)
+		: "d"(a), [ones] "r"(ones), [neg] "r"(neg_ones)
+		: "cc", "memory");
 	return c;
+}
+
+/*
+ * The squaring's last pass, t = 2*t + sum a[i]^2 * 2^(128i): the doubling
+ * ripples through CF, the squares through OF.  Neither carries out of the
+ * top: the cross products sum to below a^2/2, and the total is a^2.
+ */
+__attribute__((target("adx,bmi2")))
+static void diag_adx(limb_t *t, const limb_t *a, size_t nl)
+{
+	size_t idx = 0 - 2 * nl;
+	limb_t lo, hi, x0, x1;
+
+	/* volatile: its only effect is on memory, the outputs are scratch */
+	__asm__ volatile("xorl %k[x0], %k[x0]\n" /* clears CF and OF */
+		"1:\n\t"
+		"movq (%[a],%%rcx,4), %%rdx\n\t" /* a[i], i = nl + rcx/2 */
+		"mulxq %%rdx, %[lo], %[hi]\n\t"
+		"movq (%[t],%%rcx,8), %[x0]\n\t"
+		"movq 8(%[t],%%rcx,8), %[x1]\n\t"
+		"adcxq %[x0], %[x0]\n\t"
+		"adcxq %[x1], %[x1]\n\t"
+		"adoxq %[lo], %[x0]\n\t"
+		"adoxq %[hi], %[x1]\n\t"
+		"movq %[x0], (%[t],%%rcx,8)\n\t"
+		"movq %[x1], 8(%[t],%%rcx,8)\n\t"
+		"leaq 2(%%rcx), %%rcx\n\t"
+		"jrcxz 2f\n\t"
+		"jmp 1b\n"
+		"2:\n\t"
+		: [lo] "=&r"(lo), [hi] "=&r"(hi), [x0] "=&r"(x0), [x1] "=&r"(x1), "+c"(idx)
+		: [a] "r"(a + nl), [t] "r"(t + 2 * nl)
+		: "rdx", "cc", "memory");
+}
+
+/*
+ * redc() below in one asm statement for nl % 4 == 0 (every U-Boot key
+ * size): the rows of row_adx() with the outer loop, m = t[i] * n0 and the
+ * carry into t[i + nl] in the same asm, no call and no C between rows.
+ * Returns the bit carried out of the top limb.
+ */
+__attribute__((target("adx,bmi2")))
+static limb_t redc_rows_adx(limb_t *t, const limb_t *n, size_t nl, limb_t n0)
+{
+	limb_t top = 0, c, lo, hi, zero;
+	limb_t *te = t + nl;            /* end of row i: t + i + nl */
+	size_t rows = nl, idx, neg = 0 - nl;
+
+	__asm__ volatile("1:\n\t"
+		"movq (%[t],%[neg],8), %%rdx\n\t" /* t[i] */
+		"imulq %[n0], %%rdx\n\t"
+		"movq %[neg], %%rcx\n\t"
+		"xorl %k[c], %k[c]\n\t"
+		"xorl %k[z], %k[z]\n" /* also clears CF and OF */
+		"2:\n\t"
+		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+		"leaq 4(%%rcx), %%rcx\n\t"
+		"jrcxz 3f\n\t"
+		"jmp 2b\n"
+		"3:\n\t"
+		"adcxq %[z], %[c]\n\t"
+		"adoxq %[z], %[c]\n\t"
+		"btq $0, %[top]\n\t"    /* CF = the carry left over from row i - 1 */
+		"adcq %[c], (%[t])\n\t"
+		"movl $0, %k[top]\n\t"
+		"adcl $0, %k[top]\n\t"
+		"leaq 8(%[t]), %[t]\n\t"
+		"decq %[rows]\n\t"
+		"jnz 1b\n\t"
+		: [top] "+&r"(top), [c] "=&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi),
+		  [z] "=&r"(zero), [t] "+&r"(te), [rows] "+&r"(rows), "=&c"(idx)
+		: [b] "r"(n + nl), [n0] "r"(n0), [neg] "r"(neg)
+		: "rdx", "cc", "memory");
+	return top;
+}
+
+/* mul() for nl % 4 == 0: t[i + nl] = the carry of row i, as redc_rows_adx(). */
+__attribute__((target("adx,bmi2")))
+static void mul_rows_adx(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
+{
+	limb_t c, lo, hi, zero;
+	limb_t *te = t + nl;            /* end of row i: t + i + nl */
+	const limb_t *ap = a;
+	size_t rows = nl, idx, neg = 0 - nl;
+
+	/* volatile: its only effect is on memory */
+	__asm__ volatile("1:\n\t"
+		"movq (%[a]), %%rdx\n\t"
+		"movq %[neg], %%rcx\n\t"
+		"xorl %k[c], %k[c]\n\t"
+		"xorl %k[z], %k[z]\n" /* also clears CF and OF */
+		"2:\n\t"
+		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+		"leaq 4(%%rcx), %%rcx\n\t"
+		"jrcxz 3f\n\t"
+		"jmp 2b\n"
+		"3:\n\t"
+		"adcxq %[z], %[c]\n\t"
+		"adoxq %[z], %[c]\n\t"
+		"movq %[c], (%[t])\n\t"
+		"leaq 8(%[t]), %[t]\n\t"
+		"leaq 8(%[a]), %[a]\n\t"
+		"decq %[rows]\n\t"
+		"jnz 1b\n\t"
+		: [c] "=&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(zero),
+		  [t] "+&r"(te), [a] "+&r"(ap), [rows] "+&r"(rows), "=&c"(idx)
+		: [b] "r"(b + nl), [neg] "r"(neg)
+		: "rdx", "cc", "memory");
+}
+
+/*
+ * The cross products of sqr() for nl % 4 == 0: row i is a[i] * a[i+1 ..
+ * nl) into t[2i+1 .. i+nl), its carry to t[i + nl], rows 0 .. nl-2 (the
+ * last row is empty).  Row i has 3 - i % 4 single steps, then whole blocks
+ * of four up to the end (nl - 4 * (i / 4 + 1) limbs), so the counts follow
+ * a fixed pattern: `ones` counts 3, 2, 1, 0 and nq (minus the block
+ * part's length) goes up by 4 when it wraps.
+ */
+__attribute__((target("adx,bmi2")))
+static void sqr_rows_adx(limb_t *t, const limb_t *a, size_t nl)
+{
+	const limb_t zero = 0;
+	const limb_t *a_last = a + nl - 1, *ap = a, *bq;
+	limb_t c, lo, hi, *tq;
+	limb_t *te = t + nl;            /* end of row i: t + i + nl */
+	size_t nq = 0 - (nl - 4), ones = 3, idx;
+
+	__asm__ volatile("1:\n\t"
+		"movq (%[a]), %%rdx\n\t"
+		"leaq (%[t],%[nq],8), %[tq]\n\t" /* where the blocks start */
+		"leaq (%[b],%[nq],8), %[bq]\n\t"
+		"movq %[ones], %%rcx\n\t"
+		"negq %%rcx\n\t"
+		"xorl %k[c], %k[c]\n\t" /* also clears CF and OF */
+		"jrcxz 3f\n"
+		"2:\n\t"
+		ADX_AT("0", "tq", "bq")
+		"leaq 1(%%rcx), %%rcx\n\t"
+		"jrcxz 3f\n\t"
+		"jmp 2b\n"
+		"3:\n\t"
+		"movq %[nq], %%rcx\n\t"
+		"jrcxz 5f\n"
+		"4:\n\t"
+		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
+		"leaq 4(%%rcx), %%rcx\n\t"
+		"jrcxz 5f\n\t"
+		"jmp 4b\n"
+		"5:\n\t"
+		"adcxq %[z], %[c]\n\t"
+		"adoxq %[z], %[c]\n\t"
+		"movq %[c], (%[t])\n\t"
+		"leaq 8(%[t]), %[t]\n\t"
+		"leaq 8(%[a]), %[a]\n\t"
+		"subq $1, %[ones]\n\t"
+		"jns 6f\n\t"
+		"movl $3, %k[ones]\n\t"
+		"addq $4, %[nq]\n"
+		"6:\n\t"
+		"cmpq %[a_last], %[a]\n\t"
+		"jne 1b\n\t"
+		: [c] "=&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [tq] "=&r"(tq), [bq] "=&r"(bq),
+		  [t] "+&r"(te), [a] "+&r"(ap), [nq] "+&r"(nq), [ones] "+&r"(ones), "=&c"(idx)
+		: [b] "r"(a + nl), [z] "m"(zero), [a_last] "m"(a_last)
+		: "rdx", "cc", "memory");
 }
 #endif
 
@@ -287,8 +492,10 @@ static limb_t row_mulq(limb_t *t, const limb_t *b, size_t n, limb_t a)
 /* The row the CPU has (adx: what cpu_adx() said for this verification). */
 #if RSA_ADX_RUNTIME
 #define ROW(adx, t, b, n, a) ((adx) ? row_adx(t, b, n, a) : row_mulq(t, b, n, a))
+#define ADX_ON(adx) (adx)
 #elif VFIT_RSA_ADX
 #define ROW(adx, t, b, n, a) ((void)(adx), row_adx(t, b, n, a))
+#define ADX_ON(adx) ((void)(adx), 1)
 #else
 #define ROW(adx, t, b, n, a) ((void)(adx), row_mulq(t, b, n, a))
 #endif
@@ -345,6 +552,12 @@ static void mul(struct mont *m, const limb_t *a, const limb_t *b)
 
 	for (i = 0; i < nl; i++)
 		t[i] = 0;
+#ifdef ADX_ON
+	if (ADX_ON(adx) && nl % 4 == 0) {
+		mul_rows_adx(t, a, b, nl);
+		return;
+	}
+#endif
 	for (i = 0; i < nl; i++)
 		t[i + nl] = ROW(adx, t + i, b, nl, a[i]);
 }
@@ -372,6 +585,19 @@ static void sqr(struct mont *m, const limb_t *a)
 
 	for (i = 0; i < nl; i++)
 		t[i] = 0;
+#ifdef ADX_ON
+	if (ADX_ON(adx)) {
+		if (nl % 4 == 0) {
+			sqr_rows_adx(t, a, nl);
+			t[2 * nl - 1] = 0;
+		} else {
+			for (i = 0; i < nl; i++)
+				t[i + nl] = ROW(adx, t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
+		}
+		diag_adx(t, a, nl);
+		return;
+	}
+#endif
 	for (i = 0; i < nl; i++)
 		t[i + nl] = ROW(adx, t + 2 * i + 1, a + i + 1, nl - i - 1, a[i]);
 	for (i = 0; i < nl; i++) {
@@ -404,10 +630,16 @@ static void redc(struct mont *m, limb_t *out)
 {
 	/* locals: the x86-64 rows' "memory" clobber would reload struct fields */
 	limb_t *t = m->t, n0 = m->n0, top = 0;
-	size_t nl = m->nl, i;
+	size_t nl = m->nl, i = 0;
 	int adx = ADX(m);
 
-	for (i = 0; i < nl; i++) {
+#ifdef ADX_ON
+	if (ADX_ON(adx) && nl % 4 == 0) {
+		top = redc_rows_adx(t, m->n, nl, n0);
+		i = nl;
+	}
+#endif
+	for (; i < nl; i++) {
 		limb_t c = ROW(adx, t + i, m->n, nl, t[i] * n0);
 		dlimb_t s = (dlimb_t)t[i + nl] + c + top;
 

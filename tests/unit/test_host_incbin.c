@@ -67,7 +67,7 @@ static int bypass(const char *name, const char *src, const char *opts)
 
 	put(name, src, strlen(src));
 	snprintf(its, sizeof(its), "%s/%s", dir, name);
-	r = vfit_incbin_compile(its, src, strlen(src), opts, &out, &e);
+	r = vfit_incbin_compile(its, src, strlen(src), opts, 0, &out, &e);
 	if (r == 0) {
 		ref = dtc(name, &len);
 		CHECK(ref && same_blob(out.buf, ref), "%s: the bypass's blob is not dtc's", name);

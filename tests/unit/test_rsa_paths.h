@@ -106,7 +106,8 @@ out:
 
 static int path_run(const char *path)
 {
-	static const unsigned sizes[] = { 1024, 1536, 2048, 3072, 4096 };
+	/* 1088 and 1216 bits: 17 and 19 limbs, the rows' tails and redc's general loop */
+	static const unsigned sizes[] = { 1024, 1088, 1216, 1536, 2048, 3072, 4096 };
 	const char *q = getenv("VFIT_TEST_QUICK");
 	int moduli = q && *q && strcmp(q, "0") ? 2 : 6;
 	uint64_t exps[4] = { 3, 17, 65537, 0 };
