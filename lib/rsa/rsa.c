@@ -228,6 +228,15 @@ static inline limb_t mul_add_1(limb_t *t, const limb_t *b, limb_t a, limb_t c)
 	"movq %[lo], " off "(%[" t "],%%rcx,8)\n\t"            \
 	"movq %[hi], %[c]\n\t"
 #define ADX_1(off) ADX_AT(off, "t", "b")
+/* Blocks of four steps from label top until rcx reaches 0, then on at label done. */
+#define ADX_QUADS(top, done)                                    \
+	top ":\n\t"                                            \
+	ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")          \
+	"leaq 4(%%rcx), %%rcx\n\t"                             \
+	"jrcxz " done "f\n\t"                                  \
+	"jmp " top "b\n"
+/* The row's last carry: what is left in both chains, into c. */
+#define ADX_FOLD "adcxq %[z], %[c]\n\t" "adoxq %[z], %[c]\n\t"
 
 __attribute__((target("adx,bmi2")))
 static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
@@ -239,11 +248,7 @@ static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
 
 	__asm__ volatile("xorl %k[z], %k[z]\n\t" /* also clears CF and OF */
 		"jrcxz 2f\n"
-		"1:\n\t"
-		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
-		"leaq 4(%%rcx), %%rcx\n\t"
-		"jrcxz 2f\n\t"
-		"jmp 1b\n"
+		ADX_QUADS("1", "2")
 		"2:\n\t"
 		"movq %[neg], %%rcx\n\t"
 		"leaq (%[b],%[ones],8), %[b]\n\t"
@@ -255,8 +260,7 @@ static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
 		"jrcxz 4f\n\t"
 		"jmp 3b\n"
 		"4:\n\t"
-		"adcxq %[z], %[c]\n\t"
-		"adoxq %[z], %[c]\n\t"
+		ADX_FOLD
 		: [c] "+&r"(c), [lo] "=&r"(lo), [hi] "=&r"(hi), [z] "=&r"(zero),
 		  [b] "+&r"(bp), [t] "+&r"(tp), "+c"(idx)
 		: "d"(a), [ones] "r"(ones), [neg] "r"(neg_ones)
@@ -316,14 +320,9 @@ static limb_t redc_rows_adx(limb_t *t, const limb_t *n, size_t nl, limb_t n0)
 		"movq %[neg], %%rcx\n\t"
 		"xorl %k[c], %k[c]\n\t"
 		"xorl %k[z], %k[z]\n" /* also clears CF and OF */
-		"2:\n\t"
-		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
-		"leaq 4(%%rcx), %%rcx\n\t"
-		"jrcxz 3f\n\t"
-		"jmp 2b\n"
+		ADX_QUADS("2", "3")
 		"3:\n\t"
-		"adcxq %[z], %[c]\n\t"
-		"adoxq %[z], %[c]\n\t"
+		ADX_FOLD
 		"btq $0, %[top]\n\t"    /* CF = the carry left over from row i - 1 */
 		"adcq %[c], (%[t])\n\t"
 		"movl $0, %k[top]\n\t"
@@ -353,14 +352,9 @@ static void mul_rows_adx(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
 		"movq %[neg], %%rcx\n\t"
 		"xorl %k[c], %k[c]\n\t"
 		"xorl %k[z], %k[z]\n" /* also clears CF and OF */
-		"2:\n\t"
-		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
-		"leaq 4(%%rcx), %%rcx\n\t"
-		"jrcxz 3f\n\t"
-		"jmp 2b\n"
+		ADX_QUADS("2", "3")
 		"3:\n\t"
-		"adcxq %[z], %[c]\n\t"
-		"adoxq %[z], %[c]\n\t"
+		ADX_FOLD
 		"movq %[c], (%[t])\n\t"
 		"leaq 8(%[t]), %[t]\n\t"
 		"leaq 8(%[a]), %[a]\n\t"
@@ -405,14 +399,9 @@ static void sqr_rows_adx(limb_t *t, const limb_t *a, size_t nl)
 		"3:\n\t"
 		"movq %[nq], %%rcx\n\t"
 		"jrcxz 5f\n"
-		"4:\n\t"
-		ADX_1("0") ADX_1("8") ADX_1("16") ADX_1("24")
-		"leaq 4(%%rcx), %%rcx\n\t"
-		"jrcxz 5f\n\t"
-		"jmp 4b\n"
+		ADX_QUADS("4", "5")
 		"5:\n\t"
-		"adcxq %[z], %[c]\n\t"
-		"adoxq %[z], %[c]\n\t"
+		ADX_FOLD
 		"movq %[c], (%[t])\n\t"
 		"leaq 8(%[t]), %[t]\n\t"
 		"leaq 8(%[a]), %[a]\n\t"
