@@ -58,8 +58,10 @@ enum vfit_result vfit_preload_key_make(const char *algo, const char *padding, ui
 
 /*
  * The key of a control FDT (which passed vfit_fdt_check()) at
- * VFIT_PRELOAD_PATH; VFIT_ERR_MISSING when there is no such node (U-Boot
- * then checks nothing), other errors with diag at the node and property.
+ * VFIT_PRELOAD_PATH; VFIT_ERR_MISSING only when there is no such node
+ * (U-Boot then checks nothing: a caller may boot without a header), and
+ * for a node that exists, VFIT_ERR_CONTROL when a property is absent and
+ * other errors, with diag at the node and property.
  * Every property must be exactly what it should: strings NUL-terminated,
  * signature-size one cell, mandatory absent, "yes" or "no".
  */

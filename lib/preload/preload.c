@@ -243,7 +243,8 @@ enum vfit_result vfit_preload_key_load(const void *ctl, struct vfit_preload_key 
 		return VFIT_ERR_MISSING;
 	algo = prop_str(ctl, node, "algo-name", &bad);
 	field = "algo-name";
-	r = !algo ? VFIT_ERR_MISSING : bad ? VFIT_ERR_FORMAT : VFIT_OK;
+	/* A node lacking a property is a broken policy, never "no pre-load". */
+	r = !algo ? VFIT_ERR_CONTROL : bad ? VFIT_ERR_FORMAT : VFIT_OK;
 	padding = prop_str(ctl, node, "padding-name", &bad);
 	if (!r && bad) {
 		field = "padding-name";
@@ -257,12 +258,12 @@ enum vfit_result vfit_preload_key_load(const void *ctl, struct vfit_preload_key 
 	size = fdt_getprop(ctl, node, "signature-size", &len);
 	if (!r && (!size || len != 4)) {
 		field = "signature-size";
-		r = size ? VFIT_ERR_FORMAT : VFIT_ERR_MISSING;
+		r = size ? VFIT_ERR_FORMAT : VFIT_ERR_CONTROL;
 	}
 	pub = fdt_getprop(ctl, node, "public-key", &pub_len);
 	if (!r && !pub) {
 		field = "public-key";
-		r = VFIT_ERR_MISSING;
+		r = VFIT_ERR_CONTROL;
 	}
 	if (!r)
 		r = vfit_preload_key_make(algo, padding, fdt32_to_cpu(*size),

@@ -66,6 +66,17 @@ ok "bad-key: device" "$VFIT" boot --device "$T/bad-key" init --rom "$W/badkey.dt
 status 1 "bad-key: refused" "$VFIT" boot --device "$T/bad-key"
 contains "bad-key: reason names the key node" "$T/.out" \
 	"^slot A stage 1: pre-load signature refused before the FIT was parsed: malformed FIT \\(key /image/pre-load/sig\\)$"
+# A key node without its public key (or algo-name, signature-size) is a
+# broken policy, not "no pre-load configured": the bare FIT is refused.
+for prop in public-key algo-name signature-size; do
+	cp "$W/rom.dtb" "$W/no-$prop.dtb"
+	fdtput -d "$W/no-$prop.dtb" /image/pre-load/sig "$prop"
+	ok "no $prop: device" "$VFIT" boot --device "$T/no-$prop" init --rom "$W/no-$prop.dtb" \
+		"$W/k.fit"
+	status 1 "no $prop: the bare FIT refused" "$VFIT" boot --device "$T/no-$prop"
+	contains "no $prop: reason names the key node" "$T/.out" \
+		"^slot A stage 1: pre-load signature refused before the FIT was parsed: .*\\(key /image/pre-load/sig\\)$"
+done
 # The recovery FIT passes the same gate: bare, refused (the device halts);
 # wrapped, it boots.
 ok "recovery FIT" recovery_fit "$W/rec.fit" "$W/rom.dtb"

@@ -301,16 +301,16 @@ static void key_nodes(void)
 	} while (0)
 	NODE(VFIT_OK, NULL, "sha256,rsa2048", 0, "pss", 4, 256, der, n, "yes");
 	NODE(VFIT_OK, NULL, "sha256,rsa2048", 0, NULL, 4, 256, der, n, NULL);
-	NODE(VFIT_ERR_MISSING, "algo-name", NULL, 0, NULL, 4, 256, der, n, NULL);
+	NODE(VFIT_ERR_CONTROL, "algo-name", NULL, 0, NULL, 4, 256, der, n, NULL);
 	NODE(VFIT_ERR_FORMAT, "algo-name", "sha256,rsa2048", 14, NULL, 4, 256, der, n, NULL);
 	NODE(VFIT_ERR_UNSUPPORTED, "algo-name", "sha256,rsa2049", 0, NULL, 4, 256, der, n, NULL);
 	NODE(VFIT_ERR_UNSUPPORTED, "algo-name", "md5,rsa2048", 0, NULL, 4, 256, der, n, NULL);
 	NODE(VFIT_ERR_UNSUPPORTED, "padding-name", "sha256,rsa2048", 0, "pkcs", 4, 256, der, n, NULL);
 	NODE(VFIT_ERR_FORMAT, "mandatory", "sha256,rsa2048", 0, NULL, 4, 256, der, n, "YES");
-	NODE(VFIT_ERR_MISSING, "signature-size", "sha256,rsa2048", 0, NULL, 0, 0, der, n, NULL);
+	NODE(VFIT_ERR_CONTROL, "signature-size", "sha256,rsa2048", 0, NULL, 0, 0, der, n, NULL);
 	NODE(VFIT_ERR_FORMAT, "signature-size", "sha256,rsa2048", 0, NULL, 8, 256, der, n, NULL);
 	NODE(VFIT_ERR_SIG_LENGTH, "signature-size", "sha256,rsa2048", 0, NULL, 4, 512, der, n, NULL);
-	NODE(VFIT_ERR_MISSING, "public-key", "sha256,rsa2048", 0, NULL, 4, 256, NULL, 0, NULL);
+	NODE(VFIT_ERR_CONTROL, "public-key", "sha256,rsa2048", 0, NULL, 4, 256, NULL, 0, NULL);
 	NODE(VFIT_ERR_KEY, "public-key", "sha256,rsa4096", 0, NULL, 4, 512, der, n, NULL);
 	NODE(VFIT_ERR_KEY, "public-key", "sha256,rsa2048", 0, NULL, 4, 256, der, n - 1, NULL);
 	memcpy(bad, der, (size_t)n);
