@@ -268,6 +268,7 @@ static limb_t row_adx(limb_t *t, const limb_t *b, size_t n, limb_t a)
 	return c;
 }
 
+#ifndef __OPTIMIZE_SIZE__ /* sqr(): -Os squares with mul() */
 /*
  * The squaring's last pass, t = 2*t + sum a[i]^2 * 2^(128i): the doubling
  * ripples through CF, the squares through OF.  Neither carries out of the
@@ -300,6 +301,7 @@ static void diag_adx(limb_t *t, const limb_t *a, size_t nl)
 		: [a] "r"(a + nl), [t] "r"(t + 2 * nl)
 		: "rdx", "cc", "memory");
 }
+#endif
 
 /*
  * redc() below in one asm statement for nl % 4 == 0 (every U-Boot key
@@ -366,6 +368,7 @@ static void mul_rows_adx(limb_t *t, const limb_t *a, const limb_t *b, size_t nl)
 		: "rdx", "cc", "memory");
 }
 
+#ifndef __OPTIMIZE_SIZE__
 /*
  * The cross products of sqr() for nl % 4 == 0: row i is a[i] * a[i+1 ..
  * nl) into t[2i+1 .. i+nl), its carry to t[i + nl], rows 0 .. nl-2 (the
@@ -417,6 +420,7 @@ static void sqr_rows_adx(limb_t *t, const limb_t *a, size_t nl)
 		: [b] "r"(a + nl), [z] "m"(zero), [a_last] "m"(a_last)
 		: "rdx", "cc", "memory");
 }
+#endif
 #endif
 
 #if RSA_ADX_RUNTIME
