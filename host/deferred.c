@@ -23,9 +23,6 @@
 
 #include "mkimage_int.h"
 
-/* Small enough to stay in the L2 cache between the read, the hash and the write. */
-#define PIECE (256u * 1024)
-
 int vfit_deferred_set(struct vfit_fdtbuf *b, const char *file, const char *node, size_t size)
 {
 	struct vfit_deferred *d = calloc(1, sizeof(*d));
@@ -82,7 +79,7 @@ int vfit_deferred_stream(struct vfit_fdtbuf *b, const char *out_name,
 {
 	struct vfit_deferred *d = b->def;
 	char *room = vfit_deferred_room(b);
-	uint8_t *piece = malloc(PIECE), extra;
+	uint8_t *piece = malloc(VFIT_IO_PIECE), extra;
 	size_t off, n;
 	int in = -1, r = -1;
 
@@ -97,7 +94,7 @@ int vfit_deferred_stream(struct vfit_fdtbuf *b, const char *out_name,
 		goto out;
 	}
 	for (off = 0; off < d->size; off += n) {
-		n = d->size - off < PIECE ? d->size - off : PIECE;
+		n = d->size - off < VFIT_IO_PIECE ? d->size - off : VFIT_IO_PIECE;
 		if (vfit_read_full(in, piece, n, off)) {
 			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", d->file, errno == EIO ?
 				     "file changed while being read" : strerror(errno));

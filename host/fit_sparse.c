@@ -38,7 +38,6 @@
 #define HOLES 32
 /* Read ahead while walking the structure block; the piece hashes go through. */
 #define AHEAD (64u * 1024)
-#define PIECE (256u * 1024)
 
 struct hole {
 	size_t off, len;
@@ -232,7 +231,7 @@ int vfit_sparse_open(const char *path, struct vfit_sparse **out, const void **p,
 	*out = NULL;
 	*p = NULL;
 	*len = 0;
-	if (!s || !(s->piece = malloc(PIECE))) {
+	if (!s || !(s->piece = malloc(VFIT_IO_PIECE))) {
 		free(s);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
 	}
@@ -260,11 +259,16 @@ int vfit_sparse_open(const char *path, struct vfit_sparse **out, const void **p,
 			     errno == EIO ? "file shrank while being read" : strerror(errno));
 		goto fail;
 	}
-	/* Read-only from here; the holes not even that. */
-	if (s->m)
-		mprotect(s->m, s->size, PROT_READ);
+	/* Read-only from here; the holes not even that (a stray read faults, never sees zeros). */
+	if (s->m && mprotect(s->m, s->size, PROT_READ)) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: mprotect: %s", path, strerror(errno));
+		goto fail;
+	}
 	for (i = 0; i < s->nholes; i++)
-		mprotect(s->m + s->hole[i].off, s->hole[i].len, PROT_NONE);
+		if (mprotect(s->m + s->hole[i].off, s->hole[i].len, PROT_NONE)) {
+			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: mprotect: %s", path, strerror(errno));
+			goto fail;
+		}
 	*out = s;
 	*p = s->m;
 	*len = s->size;
@@ -286,7 +290,7 @@ static void hash_file(struct vfit_sparse *s, struct vfit_hash_ctx *ctx, size_t o
 	size_t k;
 
 	for (; n && !s->failed; off += k, n -= k) {
-		k = n < PIECE ? n : PIECE;
+		k = n < VFIT_IO_PIECE ? n : VFIT_IO_PIECE;
 		if (vfit_read_full(s->fd, s->piece, k, off))
 			s->failed = 1;
 		else

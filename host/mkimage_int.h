@@ -226,6 +226,13 @@ int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err
  * kernel).  Any step that needs the bytes in memory (encryption, -E, an
  * image signature) fills the room first, as without the deferral.
  */
+/*
+ * The buffer a payload streams through (vfit_deferred_stream(), the
+ * sparse verify's hash): small enough to stay in the L2 cache between
+ * the read, the hash and the write.
+ */
+#define VFIT_IO_PIECE (256u * 1024)
+
 struct vfit_deferred {
 	char *file;      /* where the bytes are */
 	char *node;      /* path of the image node whose `data` they are */

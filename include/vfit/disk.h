@@ -125,7 +125,7 @@ struct vfit_confirm {
 	uint32_t seq;                    /* the state blob's seq after that boot */
 };
 
-/* 16 GPT bytes of a textual GUID ("xxxxxxxx-xxxx-..."); BAD when malformed. */
+/* 16 GPT bytes of a textual GUID (8-4-4-4-12 hex digits); BAD when malformed. */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_guid_parse(const char *s, uint8_t out[16]);
 

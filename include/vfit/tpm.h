@@ -115,7 +115,7 @@ size_t vfit_tpm_alg_digest_size(uint16_t alg);      /* 0 if unknown */
 #define VFIT_TPM_RH_ENDORSEMENT 0x4000000Bu
 #define VFIT_TPM_RH_PLATFORM    0x4000000Cu
 #define VFIT_TPM_RH_PLATFORM_NV 0x4000000Du
-/* NV index handles are 0x01xxxxxx. */
+/* NV index handles are 0x01000000..0x01FFFFFF (TPM_HT_NV_INDEX). */
 #define VFIT_TPM_HR_NV_INDEX    0x01000000u
 
 /* TPMA_NV bits */

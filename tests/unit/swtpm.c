@@ -118,7 +118,7 @@ static void stop_at_exit(void)
 bool swtpm_start(struct swtpm *w, char *dir, size_t size, const char *prefix, const char *name,
 		 const char *banks, struct vfit_tpm_sock *s)
 {
-	snprintf(dir, size, "/tmp/%s-XXXXXX", prefix);
+	snprintf(dir, size, "%s/%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", prefix);
 	REQUIRE(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
 	started = w;
 	started_dir = dir;

@@ -30,7 +30,7 @@ int swtpm_spawn(struct swtpm *w, const char *dir, const char *name, const char *
 void swtpm_end(struct swtpm *w);
 
 /*
- * A test's start-up: a fresh directory "/tmp/PREFIX-XXXXXX" into dir
+ * A test's start-up: a fresh directory "$TMPDIR/PREFIX-XXXXXX" (/tmp without TMPDIR) into dir
  * (size bytes), removed with w's swtpm stopped at exit, and swtpm_spawn()
  * there.  Returns true when swtpm runs; false when the test cannot go on,
  * with a `tool` skip counted (swtpm not installed) or a failure.  Once

@@ -243,7 +243,7 @@ IO_WRAP(ssize_t, pwrite64, written, (int fd, const void *p, size_t n, off_t o), 
 
 /* ---- the runs -------------------------------------------------------- */
 
-static char dir[] = "/tmp/vfit-cost.XXXXXX";
+static char dir[512];   /* $TMPDIR/vfit-cost.XXXXXX */
 
 static void put_file(const char *name, const void *p, size_t n)
 {
@@ -451,6 +451,7 @@ int main(void)
 	 * as in a fresh vfit process (glibc raises it after a big free).
 	 */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	snprintf(dir, sizeof(dir), "%s/vfit-cost.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	REQUIRE(getcwd(cwd, sizeof(cwd)) && mkdtemp(dir), "mkdtemp %s", dir);
 	REQUIRE(!chdir(dir), "chdir %s", dir);
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
