@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Byte order through shifts, for every lib/ file that reads or writes a
- * fixed-endian field (hash blocks, disk records, compressed streams): no
+ * fixed-endian field (hash blocks, disk records, compressed streams, TPM
+ * commands, FDT cells outside libfdt's own calls): no
  * alignment or endianness assumptions, and compilers turn these into
  * single (byte-swapping) loads where they can.  Internal, not installed.
  */
@@ -9,6 +10,16 @@
 #define VFIT_BYTEORDER_H
 
 #include <stdint.h>
+
+static inline uint16_t ld_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint16_t ld_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[1] << 8 | p[0]);
+}
 
 static inline uint32_t ld_be32(const uint8_t *p)
 {
@@ -28,6 +39,18 @@ static inline uint32_t ld_le32(const uint8_t *p)
 static inline uint64_t ld_le64(const uint8_t *p)
 {
 	return (uint64_t)ld_le32(p + 4) << 32 | ld_le32(p);
+}
+
+static inline void st_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void st_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
 }
 
 static inline void st_be32(uint8_t *p, uint32_t v)

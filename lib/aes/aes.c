@@ -21,6 +21,8 @@
 
 #include "vfit/aes.h"
 
+#include "../byteorder.h"
+
 static const uint8_t sbox[256] = {
 	0x63, 0x7c, 0x77, 0x7b, 0xf2, 0x6b, 0x6f, 0xc5, 0x30, 0x01, 0x67, 0x2b, 0xfe, 0xd7, 0xab, 0x76,
 	0xca, 0x82, 0xc9, 0x7d, 0xfa, 0x59, 0x47, 0xf0, 0xad, 0xd4, 0xa2, 0xaf, 0x9c, 0xa4, 0x72, 0xc0,
@@ -58,19 +60,6 @@ static const uint8_t inv_sbox[256] = {
 	0xa0, 0xe0, 0x3b, 0x4d, 0xae, 0x2a, 0xf5, 0xb0, 0xc8, 0xeb, 0xbb, 0x3c, 0x83, 0x53, 0x99, 0x61,
 	0x17, 0x2b, 0x04, 0x7e, 0xba, 0x77, 0xd6, 0x26, 0xe1, 0x69, 0x14, 0x63, 0x55, 0x21, 0x0c, 0x7d,
 };
-
-static uint32_t load32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void store32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-	p[3] = (uint8_t)(v >> 24);
-}
 
 /* Rotate a column right by n bits: byte r takes byte r + n / 8. */
 static uint32_t ror(uint32_t v, unsigned int n)
@@ -118,7 +107,7 @@ enum vfit_result vfit_aes_init(struct vfit_aes_key *k, const uint8_t *key, size_
 	k->rounds = nk + 6;
 	total = 4 * (k->rounds + 1);
 	for (i = 0; i < nk; i++)
-		k->rk[i] = load32(key + 4 * i);
+		k->rk[i] = ld_le32(key + 4 * i);
 	for (; i < total; i++) {
 		t = k->rk[i - 1];
 		if (i % nk == 0) {
@@ -176,7 +165,7 @@ void vfit_aes_encrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], 
 	unsigned int round, c;
 
 	for (c = 0; c < 4; c++)
-		s[c] = load32(in + 4 * c);
+		s[c] = ld_le32(in + 4 * c);
 	add_key(s, k->rk);
 	for (round = 1; round <= k->rounds; round++) {
 		sub_shift(s, sbox, 1);
@@ -186,7 +175,7 @@ void vfit_aes_encrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], 
 		add_key(s, k->rk + 4 * round);
 	}
 	for (c = 0; c < 4; c++)
-		store32(out + 4 * c, s[c]);
+		st_le32(out + 4 * c, s[c]);
 }
 
 void vfit_aes_decrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], uint8_t out[16])
@@ -195,7 +184,7 @@ void vfit_aes_decrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], 
 	unsigned int round, c;
 
 	for (c = 0; c < 4; c++)
-		s[c] = load32(in + 4 * c);
+		s[c] = ld_le32(in + 4 * c);
 	add_key(s, k->rk + 4 * k->rounds);
 	for (round = k->rounds; round-- > 0;) {
 		sub_shift(s, inv_sbox, -1);
@@ -205,7 +194,7 @@ void vfit_aes_decrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], 
 				s[c] = unmix(s[c]);
 	}
 	for (c = 0; c < 4; c++)
-		store32(out + 4 * c, s[c]);
+		st_le32(out + 4 * c, s[c]);
 }
 
 enum vfit_result vfit_aes_cbc_decrypt(const struct vfit_aes_key *k, uint8_t iv[16],

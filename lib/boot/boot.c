@@ -44,13 +44,13 @@ static void state_load(struct vfit_run *r)
 	struct vfit_boot_event *ev;
 	size_t len = 0;
 
-	ev = vfit_ev_new(r, VFIT_EV_STATE, VFIT_CHAIN_NONE, 0);
+	ev = vfit_ev_new_(r, VFIT_EV_STATE, VFIT_CHAIN_NONE, 0);
 	vfit_boot_state_default(&r->s->state);
 	ev->io = o->state_read(o->plat, buf, sizeof(buf), &len);
 	if (!ev->io)
 		ev->state_check = (uint8_t)vfit_boot_state_decode(buf, len, &r->s->state);
 	ev->state = r->s->state;
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
 static enum vfit_io state_save(struct vfit_run *r)
@@ -85,7 +85,7 @@ static enum vfit_boot_store read_dtb(struct vfit_run *r, enum vfit_boot_obj obj,
 static const uint8_t *view(uint64_t *dst, const uint64_t *src, enum vfit_keyview kind,
 			   size_t *len)
 {
-	return vfit_boot_keyview(dst, VFIT_BOOT_VIEW_MAX, src, kind, len) ? NULL :
+	return vfit_boot_keyview_(dst, VFIT_BOOT_VIEW_MAX, src, kind, len) ? NULL :
 	       (const uint8_t *)dst;
 }
 
@@ -96,25 +96,25 @@ static void user_keys(struct vfit_run *r, struct vfit_flow *f)
 	struct vfit_boot_event *ev;
 	size_t len;
 
-	ev = vfit_ev_new(r, VFIT_EV_DEV_MODE, VFIT_CHAIN_NONE, 0);
+	ev = vfit_ev_new_(r, VFIT_EV_DEV_MODE, VFIT_CHAIN_NONE, 0);
 	f->dev = r->ops->dev_mode && r->ops->dev_mode(r->ops->plat);
 	ev->store = (uint8_t)read_dtb(r, VFIT_BOOT_OBJ_USER_KEYS, s->user, &len);
 	if (f->dev) {
 		ev->flags = VFIT_EVF_DEV;
 		if (ev->store == VFIT_STORE_PRESENT) {
 			f->user = view(s->view_user, s->user, VFIT_VIEW_USER, &f->user_len);
-			if (f->user && !vfit_boot_key_count(f->user))
+			if (f->user && !vfit_boot_key_count_(f->user))
 				f->user = NULL;
 			ev->store = f->user ? VFIT_STORE_TRUSTED : VFIT_STORE_EMPTY;
 		}
 	}
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
 /* A reason about a chain as a whole, or about the command. */
 static void fail(struct vfit_run *r, enum vfit_boot_why why, enum vfit_boot_chain chain)
 {
-	vfit_ev_fail(r, vfit_ev_new(r, VFIT_EV_FAIL, chain, 0), why);
+	vfit_ev_fail_(r, vfit_ev_new_(r, VFIT_EV_FAIL, chain, 0), why);
 }
 
 enum setup {
@@ -134,11 +134,11 @@ static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 	size_t len;
 
 	memset(f, 0, sizeof(*f));
-	if (!o || !o->read || !o->state_read || !o->state_write || !vfit_boot_layout_ok(r->lay)) {
+	if (!o || !o->read || !o->state_read || !o->state_write || !vfit_boot_layout_ok_(r->lay)) {
 		r->rep->why = VFIT_WHY_LAYOUT;
 		return SETUP_FAILED;
 	}
-	vfit_boot_ranges_reset(r);
+	vfit_boot_ranges_reset_(r);
 	state_load(r);
 	if (read_dtb(r, VFIT_BOOT_OBJ_ROM, s->rom, &len) != VFIT_STORE_PRESENT) {
 		fail(r, VFIT_WHY_ROM, VFIT_CHAIN_NONE);
@@ -150,7 +150,7 @@ static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 		r->rep->why = VFIT_WHY_LAYOUT;
 		return SETUP_FAILED;
 	}
-	if (!vfit_boot_key_count(f->recovery))
+	if (!vfit_boot_key_count_(f->recovery))
 		f->recovery = NULL;
 	user_keys(r, f);
 	return SETUP_OK;
@@ -167,9 +167,9 @@ static void mark_bad(struct vfit_run *r, unsigned int s)
 	st->tries[s] = 0;
 	if (st->active == s)
 		st->active = (uint8_t)(1 - s);
-	ev = vfit_ev_new(r, VFIT_EV_MARKED_BAD, (enum vfit_boot_chain)s, 0);
+	ev = vfit_ev_new_(r, VFIT_EV_MARKED_BAD, (enum vfit_boot_chain)s, 0);
 	ev->io = state_save(r);
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
 /* Nothing to start until a chain has verified and loaded in full. */
@@ -200,9 +200,9 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 		mark_bad(r, s);
 		return false;
 	}
-	vfit_ev_say(r, VFIT_EV_TRY, c.id, 0);
-	vfit_boot_ranges_reset(r);
-	w = vfit_boot_walk(r, f, &c, true, fit, len);
+	vfit_ev_say_(r, VFIT_EV_TRY, c.id, 0);
+	vfit_boot_ranges_reset_(r);
+	w = vfit_boot_walk_(r, f, &c, true, fit, len);
 	if (w == VFIT_WALK_REJECT)
 		mark_bad(r, s);
 	if (w) {
@@ -230,9 +230,9 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 	 * old one out.  Only the OS's mark-good advances counters.
 	 */
 	if (st->status[s] == VFIT_SLOT_TRYING) {
-		ev = vfit_ev_new(r, VFIT_EV_TRIAL, c.id, 0);
+		ev = vfit_ev_new_(r, VFIT_EV_TRIAL, c.id, 0);
 		ev->value = st->tries[s];
-		vfit_ev_emit(r, ev);
+		vfit_ev_emit_(r, ev);
 	}
 	return true;
 }
@@ -242,7 +242,7 @@ static void start(struct vfit_run *r, enum vfit_boot_chain chain)
 	const struct vfit_boot_report *rep = r->rep;
 	struct vfit_boot_event *ev;
 
-	ev = vfit_ev_new(r, VFIT_EV_START, chain, 0);
+	ev = vfit_ev_new_(r, VFIT_EV_START, chain, 0);
 	ev->addr = rep->entry;
 	ev->size = rep->kernel.size;
 	ev->addr2 = rep->fdt.addr;
@@ -250,14 +250,14 @@ static void start(struct vfit_run *r, enum vfit_boot_chain chain)
 	ev->flags = (uint8_t)((rep->fdt.present ? VFIT_EVF_FDT : 0) |
 			     (rep->ramdisk.present ? VFIT_EVF_RAMDISK : 0));
 	r->rep->why = VFIT_WHY_NONE;
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
 static enum vfit_boot_outcome halt(struct vfit_run *r)
 {
 	enum vfit_boot_why why = r->rep->why;
 
-	vfit_ev_reasons(r, VFIT_WHY_NOTHING_VERIFIED);
+	vfit_ev_reasons_(r, VFIT_WHY_NOTHING_VERIFIED);
 	r->rep->why = why;
 	return VFIT_BOOT_HALT;
 }
@@ -278,15 +278,15 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 		return VFIT_BOOT_FAILED;
 	if (rc)
 		return halt(&r);
-	ev = vfit_ev_new(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
+	ev = vfit_ev_new_(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
 	ev->state = scratch->state;
-	vfit_ev_emit(&r, ev);
+	vfit_ev_emit_(&r, ev);
 	/* The order is fixed up front: marking a slot bad moves `active`. */
 	first = scratch->state.active;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
 		s = (first + i) % VFIT_BOOT_SLOTS;
 		if (try_slot(&r, &f, s)) {
-			if (!vfit_boot_measure_chain(&r, (enum vfit_boot_chain)s)) {
+			if (!vfit_boot_measure_chain_(&r, (enum vfit_boot_chain)s)) {
 				no_handoff(report);
 				return halt(&r);
 			}
@@ -296,15 +296,15 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 			return VFIT_BOOT_KERNEL;
 		}
 	}
-	vfit_ev_say(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
-	vfit_boot_ranges_reset(&r);
-	if (vfit_boot_recovery(&r, &f) == VFIT_WALK_OK) {
+	vfit_ev_say_(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
+	vfit_boot_ranges_reset_(&r);
+	if (vfit_boot_recovery_(&r, &f) == VFIT_WALK_OK) {
 		if (scratch->state.booted != VFIT_BOOT_NONE) {
 			scratch->state.booted = VFIT_BOOT_NONE;
 			memset(scratch->state.chain, 0, sizeof(scratch->state.chain));
 			state_save(&r);
 		}
-		if (!vfit_boot_measure_chain(&r, VFIT_CHAIN_RECOVERY)) {
+		if (!vfit_boot_measure_chain_(&r, VFIT_CHAIN_RECOVERY)) {
 			no_handoff(report);
 			return halt(&r);
 		}
@@ -349,8 +349,8 @@ enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
 	memset(&c, 0, sizeof(c));
 	c.id = (enum vfit_boot_chain)s;
 	c.slot = s;
-	vfit_boot_ranges_reset(&r);
-	if (vfit_boot_walk(&r, &f, &c, false, fit, len)) {
+	vfit_boot_ranges_reset_(&r);
+	if (vfit_boot_walk_(&r, &f, &c, false, fit, len)) {
 		fail(&r, VFIT_WHY_NO_LONGER_VERIFIES, c.id);
 		return VFIT_BOOT_REFUSED;
 	}
@@ -370,12 +370,12 @@ enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
 	 * no counter, so nothing a user signs can lock the vendor's images out.
 	 */
 	if (scratch->tainted) {
-		vfit_ev_say(&r, VFIT_EV_NO_ADVANCE, c.id, 0);
-	} else if (vfit_boot_advance(&r)) {
+		vfit_ev_say_(&r, VFIT_EV_NO_ADVANCE, c.id, 0);
+	} else if (vfit_boot_advance_(&r)) {
 		report->why = VFIT_WHY_COUNTER_ADVANCE;
 		return VFIT_BOOT_ERROR;
 	}
-	vfit_ev_say(&r, VFIT_EV_CONFIRMED, c.id, 0);
+	vfit_ev_say_(&r, VFIT_EV_CONFIRMED, c.id, 0);
 	report->why = VFIT_WHY_NONE;
 	return VFIT_BOOT_DONE;
 }
@@ -398,9 +398,9 @@ static unsigned int update_position(struct vfit_run *r, const struct vfit_flow *
 	r->quiet = true;
 	for (pos = 1; pos + c->n - 1 <= VFIT_BOOT_MAX_STAGES; pos++) {
 		c->first = pos;
-		vfit_boot_ranges_reset(r);
+		vfit_boot_ranges_reset_(r);
 		/* Every new FIT must be used: none may sit after the kernel. */
-		if (!vfit_boot_walk(r, f, c, false, sfit, slen) && r->s->nstages >= pos + c->n - 1)
+		if (!vfit_boot_walk_(r, f, c, false, sfit, slen) && r->s->nstages >= pos + c->n - 1)
 			break;
 	}
 	r->quiet = false;
@@ -461,7 +461,7 @@ static enum vfit_io write_target(struct vfit_run *r, unsigned int cur, unsigned 
 			return io;
 	}
 	/* Stage by stage, each replaced atomically, from the staging area. */
-	vfit_ev_say(r, VFIT_EV_WRITING, (enum vfit_boot_chain)target, 0);
+	vfit_ev_say_(r, VFIT_EV_WRITING, (enum vfit_boot_chain)target, 0);
 	return write_slot(r, target, sfit, slen, r->s->nstages);
 }
 
@@ -495,22 +495,22 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 		return VFIT_BOOT_REFUSED;
 	}
 	if (target == cur)
-		vfit_ev_say(&r, VFIT_EV_REPAIR, (enum vfit_boot_chain)cur, 0);
+		vfit_ev_say_(&r, VFIT_EV_REPAIR, (enum vfit_boot_chain)cur, 0);
 	c = (struct vfit_chain){ VFIT_CHAIN_NEW, cur, 0, n, fit, len };
 	pos = update_position(&r, &f, &c);
 	if (!pos) {
-		vfit_ev_reasons(&r, VFIT_WHY_UPDATE_NO_POSITION);
+		vfit_ev_reasons_(&r, VFIT_WHY_UPDATE_NO_POSITION);
 		report->why = VFIT_WHY_UPDATE_NO_POSITION;
 		return VFIT_BOOT_REFUSED;
 	}
-	ev = vfit_ev_new(&r, VFIT_EV_POSITION, (enum vfit_boot_chain)cur, pos);
+	ev = vfit_ev_new_(&r, VFIT_EV_POSITION, (enum vfit_boot_chain)cur, pos);
 	ev->value = n;
-	vfit_ev_emit(&r, ev);
+	vfit_ev_emit_(&r, ev);
 
 	/* 1. The complete new chain, verified again with its events. */
 	c.first = pos;
-	vfit_boot_ranges_reset(&r);
-	if (vfit_boot_walk(&r, &f, &c, false, sfit, slen)) {
+	vfit_boot_ranges_reset_(&r);
+	if (vfit_boot_walk_(&r, &f, &c, false, sfit, slen)) {
 		fail(&r, VFIT_WHY_UPDATE_UNVERIFIED, VFIT_CHAIN_NEW);
 		return VFIT_BOOT_REFUSED;
 	}
@@ -519,8 +519,8 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 		return VFIT_BOOT_ERROR;
 	/* 4. Read back and verify what the target now holds. */
 	c = (struct vfit_chain){ (enum vfit_boot_chain)target, target, 0, 0, NULL, NULL };
-	vfit_boot_ranges_reset(&r);
-	if (vfit_boot_walk(&r, &f, &c, false, sfit, slen)) {
+	vfit_boot_ranges_reset_(&r);
+	if (vfit_boot_walk_(&r, &f, &c, false, sfit, slen)) {
 		fail(&r, VFIT_WHY_UPDATE_READBACK, c.id);
 		return VFIT_BOOT_REFUSED;
 	}
@@ -530,10 +530,10 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 	st->active = (uint8_t)target;
 	if (state_save(&r))
 		return VFIT_BOOT_ERROR;
-	ev = vfit_ev_new(&r, VFIT_EV_OFFERED, (enum vfit_boot_chain)target, 0);
+	ev = vfit_ev_new_(&r, VFIT_EV_OFFERED, (enum vfit_boot_chain)target, 0);
 	ev->value = VFIT_BOOT_TRIES;
 	ev->limit = target != cur ? cur : VFIT_CHAIN_RECOVERY;
-	vfit_ev_emit(&r, ev);
+	vfit_ev_emit_(&r, ev);
 	report->why = VFIT_WHY_NONE;
 	return VFIT_BOOT_DONE;
 }

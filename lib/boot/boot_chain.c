@@ -48,7 +48,7 @@ struct vfit_origin {
 static void set_origin(struct vfit_boot_event *ev, const struct vfit_origin *o)
 {
 	ev->origin = (uint8_t)o->stage;
-	vfit_ev_str(ev->name, sizeof(ev->name), o->fdt);
+	vfit_ev_str_(ev->name, sizeof(ev->name), o->fdt);
 	if (o->by_user)
 		ev->flags |= VFIT_EVF_USER_ORIGIN;
 }
@@ -58,11 +58,11 @@ static void keys_event(struct vfit_run *r, const struct vfit_boot_event *why,
 {
 	struct vfit_boot_event *ev;
 
-	ev = vfit_ev_new(r, VFIT_EV_KEYS, why->chain, why->stage);
+	ev = vfit_ev_new_(r, VFIT_EV_KEYS, why->chain, why->stage);
 	ev->keys = (uint8_t)keys;
 	ev->ctl = ctl;
 	set_origin(ev, o);
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
 /* One vfit_verify() and its VERIFY event; the verdict is kept in *v. */
@@ -74,7 +74,7 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 	struct vfit_verify_result *res = &r->s->res;
 	struct vfit_boot_event *ev;
 
-	ev = vfit_ev_new(r, VFIT_EV_VERIFY, why->chain, why->stage);
+	ev = vfit_ev_new_(r, VFIT_EV_VERIFY, why->chain, why->stage);
 	ev->keys = (uint8_t)keys;
 	ev->res = res;
 	set_origin(ev, o);
@@ -83,12 +83,12 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 	 * Encrypted images are accepted: the verifier takes them only under a
 	 * configuration signature by a required key (which covers the cipher
 	 * node and the plaintext length), the flow needs that signature on
-	 * every stage anyway, and vfit_boot_load_one() decrypts them only
+	 * every stage anyway, and vfit_boot_load_one_() decrypts them only
 	 * after this verification passed, with the key in this trusted ctl.
 	 */
 	vfit_verify(fit, len, ctl, ctl_len, NULL, VFIT_VERIFY_ALLOW_CIPHER, res);
-	vfit_ev_verdict(&ev->v, res, ctl);
-	vfit_ev_emit(r, ev);
+	vfit_ev_verdict_(&ev->v, res, ctl);
+	vfit_ev_emit_(r, ev);
 	*v = ev->v;
 	return res->result;
 }
@@ -112,12 +112,12 @@ static bool verify(struct vfit_run *r, const struct vfit_flow *f, const uint8_t 
 	set_origin(why, o);
 	if (!f->dev || !f->user)
 		return false;
-	vfit_ev_say(r, VFIT_EV_USER_TRY, why->chain, why->stage);
+	vfit_ev_say_(r, VFIT_EV_USER_TRY, why->chain, why->stage);
 	if (verify_one(r, why, fit, len, f->user, f->user_len, VFIT_KEYS_USER, o, &why->user)) {
 		why->flags |= VFIT_EVF_USER_TRIED;
 		return false;
 	}
-	vfit_ev_say(r, VFIT_EV_USER_OK, why->chain, why->stage);
+	vfit_ev_say_(r, VFIT_EV_USER_OK, why->chain, why->stage);
 	*by_user = true;
 	return true;
 }
@@ -134,7 +134,7 @@ static bool authenticated(const struct vfit_run *r, struct vfit_boot_event *why)
 		return true;
 	why->why = VFIT_WHY_PLACEMENT_UNSIGNED;
 	why->v.has_conf = 1;
-	vfit_ev_str(why->v.conf, sizeof(why->v.conf), res->conf);
+	vfit_ev_str_(why->v.conf, sizeof(why->v.conf), res->conf);
 	return false;
 }
 
@@ -142,14 +142,14 @@ static void why_image(struct vfit_boot_event *why, enum vfit_boot_why w,
 		      const struct vfit_image *img)
 {
 	why->why = (uint8_t)w;
-	vfit_ev_str(why->what, sizeof(why->what), img->prop);
-	vfit_ev_str(why->name, sizeof(why->name), img->name);
+	vfit_ev_str_(why->what, sizeof(why->what), img->prop);
+	vfit_ev_str_(why->name, sizeof(why->name), img->name);
 }
 
 /*
  * Code starts inside the bytes verified for it: [load, load + size).  A
  * compressed kernel's size is known once decompressed, so
- * vfit_boot_load_images() checks it again then.
+ * vfit_boot_load_images_() checks it again then.
  */
 static bool entry_ok(const struct vfit_image *img, struct vfit_boot_event *why)
 {
@@ -158,7 +158,7 @@ static bool entry_ok(const struct vfit_image *img, struct vfit_boot_event *why)
 		return false;
 	}
 	if ((img->compression && strcmp(img->compression, "none")) ||
-	    vfit_boot_entry_inside(img, img->size))
+	    vfit_boot_entry_inside_(img, img->size))
 		return true;
 	why_image(why, VFIT_WHY_ENTRY_OUTSIDE, img);
 	why->addr = img->load;
@@ -223,7 +223,7 @@ static enum vfit_walk rollback(struct vfit_run *r, const uint8_t *fit, unsigned 
 
 	memset(c, 0, sizeof(*c));
 	default_name(c->name, at + 1, final, recovery);
-	ev = vfit_ev_new(r, user ? VFIT_EV_ROLLBACK_SKIPPED : VFIT_EV_ROLLBACK, why->chain,
+	ev = vfit_ev_new_(r, user ? VFIT_EV_ROLLBACK_SKIPPED : VFIT_EV_ROLLBACK, why->chain,
 		     why->stage);
 	if (!user) {
 		name = fdt_getprop(fit, res->conf_node, "rollback-counter", &nlen);
@@ -246,9 +246,9 @@ static enum vfit_walk rollback(struct vfit_run *r, const uint8_t *fit, unsigned 
 		return VFIT_WALK_REJECT;
 	}
 	if (idx)
-		c->index = fdt32_ld((const fdt32_t *)idx);
-	vfit_ev_str(ev->name, sizeof(ev->name), c->name);
-	vfit_ev_str(why->name, sizeof(why->name), c->name);
+		c->index = ld_be32(idx);
+	vfit_ev_str_(ev->name, sizeof(ev->name), c->name);
+	vfit_ev_str_(why->name, sizeof(why->name), c->name);
 	ev->value = why->value = c->index;
 	if (o->counter_read && !user) {
 		io = o->counter_read(o->plat, c->name, &ev->limit);
@@ -264,11 +264,11 @@ static enum vfit_walk rollback(struct vfit_run *r, const uint8_t *fit, unsigned 
 			return VFIT_WALK_REJECT;
 		}
 	}
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 	return VFIT_WALK_OK;
 }
 
-enum vfit_io vfit_boot_advance(struct vfit_run *r)
+enum vfit_io vfit_boot_advance_(struct vfit_run *r)
 {
 	const struct vfit_boot_ops *o = r->ops;
 	struct vfit_boot_scratch *s = r->s;
@@ -289,11 +289,11 @@ enum vfit_io vfit_boot_advance(struct vfit_run *r)
 		io = o->counter_advance(o->plat, s->counter[i].name, s->counter[i].index);
 		if (io)
 			return io;
-		ev = vfit_ev_new(r, VFIT_EV_COUNTER, VFIT_CHAIN_NONE, i + 1);
-		vfit_ev_str(ev->name, sizeof(ev->name), s->counter[i].name);
+		ev = vfit_ev_new_(r, VFIT_EV_COUNTER, VFIT_CHAIN_NONE, i + 1);
+		vfit_ev_str_(ev->name, sizeof(ev->name), s->counter[i].name);
 		ev->value = s->counter[i].index;
 		ev->limit = cur;
-		vfit_ev_emit(r, ev);
+		vfit_ev_emit_(r, ev);
 	}
 	return VFIT_IO_OK;
 }
@@ -322,7 +322,7 @@ static enum vfit_walk stage_in(struct vfit_run *r, const struct vfit_chain *c,
 	const struct vfit_boot_ops *o = r->ops;
 	uint64_t room = staging_room(r);
 	size_t cap = room > SIZE_MAX ? SIZE_MAX : (size_t)room;
-	uint8_t *dst = vfit_boot_host(r, r->s->fit_next, cap);
+	uint8_t *dst = vfit_boot_host_(r, r->s->fit_next, cap);
 	enum vfit_io io;
 
 	*addr = r->s->fit_next;
@@ -378,7 +378,7 @@ static bool preload(const void *ctl, const uint8_t **fit, size_t *len, uint64_t 
 	why->why = VFIT_WHY_PRELOAD;
 	if (e) {
 		why->value = (uint64_t)e;
-		vfit_ev_str(why->what, sizeof(why->what), "key " VFIT_PRELOAD_PATH);
+		vfit_ev_str_(why->what, sizeof(why->what), "key " VFIT_PRELOAD_PATH);
 		return false;
 	}
 	e = vfit_preload_check(&key, *fit, *len, &res);
@@ -388,7 +388,7 @@ static bool preload(const void *ctl, const uint8_t **fit, size_t *len, uint64_t 
 	}
 	if (e) {
 		why->value = (uint64_t)e;
-		vfit_ev_str(why->what, sizeof(why->what),
+		vfit_ev_str_(why->what, sizeof(why->what),
 			    res.field ? res.field : res.present ? "header" : "no header");
 		return false;
 	}
@@ -404,10 +404,10 @@ static void loading(struct vfit_run *r, const struct vfit_boot_event *why, const
 {
 	struct vfit_boot_event *ev;
 
-	ev = vfit_ev_new(r, VFIT_EV_LOADING, why->chain, why->stage);
-	vfit_ev_str(ev->what, sizeof(ev->what), what);
+	ev = vfit_ev_new_(r, VFIT_EV_LOADING, why->chain, why->stage);
+	vfit_ev_str_(ev->what, sizeof(ev->what), what);
 	ev->addr = addr;
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
 /*
@@ -422,15 +422,15 @@ static bool hand_over(struct vfit_run *r, uint64_t load_from, const void **ctl,
 		      size_t *ctl_len, struct vfit_boot_event *why)
 {
 	const struct vfit_verify_result *res = &r->s->res;
-	const struct vfit_image *fw = vfit_boot_image(res, "firmware");
-	const struct vfit_image *dtb = vfit_boot_image(res, "fdt");
+	const struct vfit_image *fw = vfit_boot_image_(res, "firmware");
+	const struct vfit_image *dtb = vfit_boot_image_(res, "fdt");
 	uint8_t *next = (uint8_t *)r->s->next;
 	uint64_t size;
 
 	if (!fw || !dtb) {
 		why->why = VFIT_WHY_NO_HANDOVER;
 		why->v.has_conf = 1;
-		vfit_ev_str(why->v.conf, sizeof(why->v.conf), res->conf);
+		vfit_ev_str_(why->v.conf, sizeof(why->v.conf), res->conf);
 		return false;
 	}
 	if ((dtb->compression && strcmp(dtb->compression, "none")) ||
@@ -446,8 +446,8 @@ static bool hand_over(struct vfit_run *r, uint64_t load_from, const void **ctl,
 	 */
 	if (load_from) {
 		loading(r, why, "firmware", load_from);
-		if (!vfit_boot_load_one(r, fw, why, &size) ||
-		    (dtb->has_load && !vfit_boot_load_one(r, dtb, why, &size)))
+		if (!vfit_boot_load_one_(r, fw, why, &size) ||
+		    (dtb->has_load && !vfit_boot_load_one_(r, dtb, why, &size)))
 			return false;
 	}
 	memcpy(next, dtb->data, dtb->size);
@@ -465,10 +465,10 @@ static void stage_event(struct vfit_run *r, const struct vfit_boot_event *why, u
 {
 	struct vfit_boot_event *ev;
 
-	ev = vfit_ev_new(r, VFIT_EV_STAGE, why->chain, why->stage);
+	ev = vfit_ev_new_(r, VFIT_EV_STAGE, why->chain, why->stage);
 	ev->addr = addr;
 	ev->size = len;
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
 /* The final stage: its kernel checked and, with load, its images placed. */
@@ -480,7 +480,7 @@ static enum vfit_walk final_stage(struct vfit_run *r, const struct vfit_image *k
 	if (!load)
 		return VFIT_WALK_OK;
 	loading(r, why, what, addr);
-	return vfit_boot_load_images(r, addr, why) ? VFIT_WALK_OK : VFIT_WALK_REJECT;
+	return vfit_boot_load_images_(r, addr, why) ? VFIT_WALK_OK : VFIT_WALK_REJECT;
 }
 
 /* One stage of a chain; *k is its kernel (NULL: it hands over through *ctl). */
@@ -499,7 +499,7 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 	tick(r, at, VFIT_BOOT_T_READ, &t0);
 	if (w)
 		return w;
-	*fit = vfit_boot_host(r, addr, *len);
+	*fit = vfit_boot_host_(r, addr, *len);
 	stage_event(r, why, addr, *len);
 	if (!preload(*ctl, fit, len, &addr, why))
 		return VFIT_WALK_REJECT;
@@ -515,14 +515,14 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 		r->rep->timings->bytes_verified += *len;
 	/* Keys that came through a user key make everything after them the user's. */
 	*tainted |= by_user;
-	k = vfit_boot_image(&r->s->res, "kernel");
+	k = vfit_boot_image_(&r->s->res, "kernel");
 	w = rollback(r, *fit, at, k != NULL, false, *tainted, why);
 	if (w)
 		return w;
 	r->s->ncounters = stage;
 	if (!authenticated(r, why))
 		return VFIT_WALK_REJECT;
-	vfit_boot_note_stage(r, at, *fit, *ctl, *ctl_len);
+	vfit_boot_note_stage_(r, at, *fit, *ctl, *ctl_len);
 	if (k) {
 		r->s->nstages = stage;
 		w = final_stage(r, k, load, addr, "kernel", why);
@@ -533,12 +533,12 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 		return VFIT_WALK_REJECT;
 	tick(r, at, VFIT_BOOT_T_LOAD, &t0);
 	o->stage = stage;
-	o->fdt = vfit_boot_image(&r->s->res, "fdt")->name;
+	o->fdt = vfit_boot_image_(&r->s->res, "fdt")->name;
 	o->by_user = by_user;
 	return VFIT_WALK_OK;
 }
 
-enum vfit_walk vfit_boot_walk(struct vfit_run *r, const struct vfit_flow *f,
+enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
 			      const struct vfit_chain *c, bool load,
 			      const uint8_t *stage_fit[VFIT_BOOT_MAX_STAGES],
 			      size_t stage_len[VFIT_BOOT_MAX_STAGES])
@@ -554,24 +554,24 @@ enum vfit_walk vfit_boot_walk(struct vfit_run *r, const struct vfit_flow *f,
 	r->s->ncounters = 0;
 	r->s->nstages = 0;
 	for (stage = 1; stage <= VFIT_BOOT_MAX_STAGES; stage++) {
-		vfit_ev_init(&why, VFIT_EV_FAIL, c->id, stage);
+		vfit_ev_init_(&why, VFIT_EV_FAIL, c->id, stage);
 		w = walk_stage(r, f, c, load, &o, &ctl, &ctl_len, &stage_fit[stage - 1],
 			       &stage_len[stage - 1], &tainted, &why);
 		r->s->tainted = tainted;
 		if (w)
-			vfit_ev_fail(r, &why, why.why);
+			vfit_ev_fail_(r, &why, why.why);
 		if (!w && r->s->nstages)
-			vfit_boot_chain_digest(r);
+			vfit_boot_chain_digest_(r);
 		if (w || r->s->nstages)
 			return w;
 	}
-	vfit_ev_init(&why, VFIT_EV_FAIL, c->id, 0);
+	vfit_ev_init_(&why, VFIT_EV_FAIL, c->id, 0);
 	why.value = VFIT_BOOT_MAX_STAGES;
-	vfit_ev_fail(r, &why, VFIT_WHY_CHAIN_TOO_LONG);
+	vfit_ev_fail_(r, &why, VFIT_WHY_CHAIN_TOO_LONG);
 	return VFIT_WALK_REJECT;
 }
 
-enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
+enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f)
 {
 	static const struct vfit_chain rec = { VFIT_CHAIN_RECOVERY, 0, 0, 0, NULL, NULL };
 	static const struct vfit_origin rom = { 0, NULL, false };
@@ -585,20 +585,20 @@ enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
 
 	r->s->ncounters = 0;
 	r->s->tainted = false;
-	vfit_ev_init(&why, VFIT_EV_FAIL, VFIT_CHAIN_RECOVERY, 0);
+	vfit_ev_init_(&why, VFIT_EV_FAIL, VFIT_CHAIN_RECOVERY, 0);
 	if (!f->recovery) {
-		vfit_ev_fail(r, &why, VFIT_WHY_NO_RECOVERY_KEY);
+		vfit_ev_fail_(r, &why, VFIT_WHY_NO_RECOVERY_KEY);
 		return VFIT_WALK_REJECT;
 	}
 	w = stage_in(r, &rec, 0, VFIT_BOOT_OBJ_RECOVERY, &addr, &len, &why);
 	tick(r, ts, VFIT_BOOT_T_READ, &t0);
 	if (w) {
-		vfit_ev_fail(r, &why, why.why);
+		vfit_ev_fail_(r, &why, why.why);
 		return w;
 	}
-	fit = vfit_boot_host(r, addr, len);
+	fit = vfit_boot_host_(r, addr, len);
 	if (!preload(f->recovery, &fit, &len, &addr, &why)) {
-		vfit_ev_fail(r, &why, why.why);
+		vfit_ev_fail_(r, &why, why.why);
 		return VFIT_WALK_REJECT;
 	}
 	keys_event(r, &why, VFIT_KEYS_RECOVERY, f->recovery, &rom);
@@ -606,30 +606,30 @@ enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f)
 	if (verify_one(r, &why, fit, len, f->recovery, f->recovery_len, VFIT_KEYS_RECOVERY, &rom,
 		       &why.v)) {
 		why.keys = VFIT_KEYS_RECOVERY;
-		vfit_ev_fail(r, &why, VFIT_WHY_VERIFY);
+		vfit_ev_fail_(r, &why, VFIT_WHY_VERIFY);
 		return VFIT_WALK_REJECT;
 	}
 	tick(r, ts, VFIT_BOOT_T_VERIFY, &t0);
 	if (r->rep->timings)
 		r->rep->timings->bytes_verified += len;
-	k = vfit_boot_image(&r->s->res, "kernel");
+	k = vfit_boot_image_(&r->s->res, "kernel");
 	if (!k) {
-		vfit_ev_fail(r, &why, VFIT_WHY_NO_KERNEL);
+		vfit_ev_fail_(r, &why, VFIT_WHY_NO_KERNEL);
 		return VFIT_WALK_REJECT;
 	}
 	w = rollback(r, fit, 0, true, true, false, &why);
 	if (!w && !authenticated(r, &why))
 		w = VFIT_WALK_REJECT;
 	if (!w)
-		vfit_boot_note_stage(r, 0, fit, f->recovery, f->recovery_len);
+		vfit_boot_note_stage_(r, 0, fit, f->recovery, f->recovery_len);
 	if (!w)
 		w = final_stage(r, k, true, addr, "recovery kernel", &why);
 	tick(r, ts, VFIT_BOOT_T_LOAD, &t0);
 	if (w) {
-		vfit_ev_fail(r, &why, why.why);
+		vfit_ev_fail_(r, &why, why.why);
 		return w;
 	}
 	r->s->nstages = 1;
-	vfit_boot_chain_digest(r);
+	vfit_boot_chain_digest_(r);
 	return VFIT_WALK_OK;
 }

@@ -20,7 +20,7 @@ void vfit_boot_report_init(struct vfit_boot_report *r, struct vfit_boot_event *e
 	r->cap = ev ? cap : 0;
 }
 
-void vfit_ev_init(struct vfit_boot_event *ev, enum vfit_boot_event_kind kind,
+void vfit_ev_init_(struct vfit_boot_event *ev, enum vfit_boot_event_kind kind,
 		  enum vfit_boot_chain chain, unsigned int stage)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -29,10 +29,10 @@ void vfit_ev_init(struct vfit_boot_event *ev, enum vfit_boot_event_kind kind,
 	ev->stage = (uint8_t)stage;
 }
 
-struct vfit_boot_event *vfit_ev_new(struct vfit_run *r, enum vfit_boot_event_kind kind,
+struct vfit_boot_event *vfit_ev_new_(struct vfit_run *r, enum vfit_boot_event_kind kind,
 				    enum vfit_boot_chain chain, unsigned int stage)
 {
-	vfit_ev_init(&r->ev, kind, chain, stage);
+	vfit_ev_init_(&r->ev, kind, chain, stage);
 	return &r->ev;
 }
 
@@ -50,7 +50,7 @@ static void record(struct vfit_boot_report *rep, const struct vfit_boot_event *e
 	e->ctl = NULL;
 }
 
-void vfit_ev_emit(struct vfit_run *r, const struct vfit_boot_event *ev)
+void vfit_ev_emit_(struct vfit_run *r, const struct vfit_boot_event *ev)
 {
 	if (!r->quiet && r->ops->event)
 		r->ops->event(r->ops->plat, ev);
@@ -59,38 +59,38 @@ void vfit_ev_emit(struct vfit_run *r, const struct vfit_boot_event *ev)
 		record(r->rep, ev);
 }
 
-void vfit_ev_say(struct vfit_run *r, enum vfit_boot_event_kind kind,
+void vfit_ev_say_(struct vfit_run *r, enum vfit_boot_event_kind kind,
 		 enum vfit_boot_chain chain, unsigned int stage)
 {
-	vfit_ev_emit(r, vfit_ev_new(r, kind, chain, stage));
+	vfit_ev_emit_(r, vfit_ev_new_(r, kind, chain, stage));
 }
 
-void vfit_ev_fail(struct vfit_run *r, struct vfit_boot_event *ev, enum vfit_boot_why why)
+void vfit_ev_fail_(struct vfit_run *r, struct vfit_boot_event *ev, enum vfit_boot_why why)
 {
 	ev->kind = VFIT_EV_FAIL;
 	ev->why = (uint8_t)why;
 	r->rep->why = why;
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 }
 
-void vfit_ev_reasons(struct vfit_run *r, enum vfit_boot_why why)
+void vfit_ev_reasons_(struct vfit_run *r, enum vfit_boot_why why)
 {
 	struct vfit_boot_event *ev;
 	unsigned int i;
 
-	ev = vfit_ev_new(r, VFIT_EV_REASONS, VFIT_CHAIN_NONE, 0);
+	ev = vfit_ev_new_(r, VFIT_EV_REASONS, VFIT_CHAIN_NONE, 0);
 	ev->why = (uint8_t)why;
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 	for (i = 0; i < r->rep->n; i++) {
 		if (r->rep->ev[i].kind != VFIT_EV_FAIL)
 			continue;
 		*ev = r->rep->ev[i];
 		ev->kind = VFIT_EV_REASON;
-		vfit_ev_emit(r, ev);
+		vfit_ev_emit_(r, ev);
 	}
 }
 
-void vfit_ev_str(char *dst, size_t cap, const char *s)
+void vfit_ev_str_(char *dst, size_t cap, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
@@ -112,16 +112,16 @@ static const char *conf_key(const struct vfit_verify_result *res)
 	return NULL;
 }
 
-void vfit_ev_verdict(struct vfit_boot_verdict *v, const struct vfit_verify_result *res,
+void vfit_ev_verdict_(struct vfit_boot_verdict *v, const struct vfit_verify_result *res,
 		     const void *ctl)
 {
 	v->result = res->result;
 	v->in_control = res->in_control;
 	v->has_conf = res->conf && res->result != VFIT_ERR_NO_CONFIG;
-	vfit_ev_str(v->node, sizeof(v->node), res->err_path);
-	vfit_ev_str(v->prop, sizeof(v->prop), res->err_prop);
-	vfit_ev_str(v->conf, sizeof(v->conf), v->has_conf ? res->conf : NULL);
-	vfit_ev_str(v->key, sizeof(v->key),
+	vfit_ev_str_(v->node, sizeof(v->node), res->err_path);
+	vfit_ev_str_(v->prop, sizeof(v->prop), res->err_prop);
+	vfit_ev_str_(v->conf, sizeof(v->conf), v->has_conf ? res->conf : NULL);
+	vfit_ev_str_(v->key, sizeof(v->key),
 		    res->result ? (res->err_key >= 0 ? vfit_key_name(ctl, res->err_key) : NULL) :
 				  conf_key(res));
 }

@@ -20,18 +20,18 @@ struct out {
 static void put(struct out *o)
 {
 	o->print(o->ctx, o->l.s);
-	vfit_line_init(&o->l);
+	vfit_line_init_(&o->l);
 }
 
 static void say(struct out *o, const char *s)
 {
-	vfit_line_str(&o->l, s);
+	vfit_line_str_(&o->l, s);
 	put(o);
 }
 
 static void chain(struct vfit_line *l, unsigned int c)
 {
-	vfit_line_str(l, vfit_boot_chain_to_string((enum vfit_boot_chain)c));
+	vfit_line_str_(l, vfit_boot_chain_to_string((enum vfit_boot_chain)c));
 }
 
 /* "slot A stage 2: " in front of every reason about a chain. */
@@ -39,29 +39,29 @@ static void where(struct vfit_line *l, const struct vfit_boot_event *ev)
 {
 	chain(l, ev->chain);
 	if (ev->stage) {
-		vfit_line_str(l, " stage ");
-		vfit_line_u32(l, ev->stage);
+		vfit_line_str_(l, " stage ");
+		vfit_line_u32_(l, ev->stage);
 	}
-	vfit_line_str(l, ": ");
+	vfit_line_str_(l, ": ");
 }
 
 static void range(struct vfit_line *l, const char *what, uint64_t addr, uint64_t size)
 {
-	vfit_line_str(l, what);
-	vfit_line_str(l, " [");
-	vfit_line_hex(l, addr);
-	vfit_line_str(l, "..");
-	vfit_line_hex(l, addr + size);
-	vfit_line_str(l, ")");
+	vfit_line_str_(l, what);
+	vfit_line_str_(l, " [");
+	vfit_line_hex_(l, addr);
+	vfit_line_str_(l, "..");
+	vfit_line_hex_(l, addr + size);
+	vfit_line_str_(l, ")");
 }
 
 static void quoted(struct vfit_line *l, const char *a, const char *name, const char *b)
 {
-	vfit_line_str(l, a);
-	vfit_line_str(l, " '");
-	vfit_line_str(l, name);
-	vfit_line_str(l, "'");
-	vfit_line_str(l, b);
+	vfit_line_str_(l, a);
+	vfit_line_str_(l, " '");
+	vfit_line_str_(l, name);
+	vfit_line_str_(l, "'");
+	vfit_line_str_(l, b);
 }
 
 /*
@@ -71,37 +71,37 @@ static void quoted(struct vfit_line *l, const char *a, const char *name, const c
 static void origin(struct vfit_line *l, const struct vfit_boot_event *ev, unsigned int keys)
 {
 	if (keys == VFIT_KEYS_USER) {
-		vfit_line_str(l, "the user key store");
+		vfit_line_str_(l, "the user key store");
 		return;
 	}
 	if (keys == VFIT_KEYS_RECOVERY) {
-		vfit_line_str(l, "the recovery key");
+		vfit_line_str_(l, "the recovery key");
 		return;
 	}
 	if (!ev->origin) {
-		vfit_line_str(l, "the ROM control DTB");
+		vfit_line_str_(l, "the ROM control DTB");
 		return;
 	}
 	quoted(l, "fdt", ev->name, " verified in stage ");
-	vfit_line_u32(l, ev->origin);
-	vfit_line_str(l, ev->flags & VFIT_EVF_USER_ORIGIN ? " (by a user key)" : "");
+	vfit_line_u32_(l, ev->origin);
+	vfit_line_str_(l, ev->flags & VFIT_EVF_USER_ORIGIN ? " (by a user key)" : "");
 }
 
 /* "<error> at <path>[ <prop>] (configuration 'c')" for a failed verification. */
 static void verdict(struct vfit_line *l, const struct vfit_boot_verdict *v,
 		    const struct vfit_boot_event *ev, unsigned int keys)
 {
-	vfit_line_str(l, vfit_result_to_string(v->result));
+	vfit_line_str_(l, vfit_result_to_string(v->result));
 	if (v->node[0]) {
-		vfit_line_str(l, v->in_control ? " in " : " at ");
+		vfit_line_str_(l, v->in_control ? " in " : " at ");
 		if (v->in_control) {
 			origin(l, ev, keys);
-			vfit_line_str(l, " ");
+			vfit_line_str_(l, " ");
 		}
-		vfit_line_str(l, v->node);
+		vfit_line_str_(l, v->node);
 		if (v->prop[0]) {
-			vfit_line_str(l, " ");
-			vfit_line_str(l, v->prop);
+			vfit_line_str_(l, " ");
+			vfit_line_str_(l, v->prop);
 		}
 	}
 	if (v->has_conf)
@@ -113,7 +113,7 @@ static void verdict(struct vfit_line *l, const struct vfit_boot_verdict *v,
 /* A string property of at most 64 printable bytes, else NULL. */
 static const char *short_str(const void *fdt, int node, const char *prop)
 {
-	const char *s = vfit_prop_str(fdt, node, prop);
+	const char *s = vfit_prop_str_(fdt, node, prop);
 
 	return s && strlen(s) < 64 ? s : NULL;
 }
@@ -134,15 +134,15 @@ static void keys(struct out *o, const struct vfit_boot_event *ev)
 		name = fdt_get_name(ev->ctl, key, NULL);
 		algo = short_str(ev->ctl, key, "algo");
 		req = short_str(ev->ctl, key, "required");
-		vfit_line_str(&o->l, "   ");
+		vfit_line_str_(&o->l, "   ");
 		quoted(&o->l, prefix[ev->keys - VFIT_KEYS_STAGE], name ? name : "?", " (");
-		vfit_line_str(&o->l, algo ? algo : "no algo");
-		vfit_line_str(&o->l, req ? ", required for " : ", not required");
-		vfit_line_str(&o->l, req ? req : "");
-		vfit_line_str(&o->l, ") from ");
+		vfit_line_str_(&o->l, algo ? algo : "no algo");
+		vfit_line_str_(&o->l, req ? ", required for " : ", not required");
+		vfit_line_str_(&o->l, req ? req : "");
+		vfit_line_str_(&o->l, ") from ");
 		/* Where they came from: "the ROM control DTB" for recovery too. */
 		origin(&o->l, ev, ev->keys == VFIT_KEYS_USER ? VFIT_KEYS_USER : VFIT_KEYS_STAGE);
-		vfit_line_str(&o->l, ev->keys == VFIT_KEYS_USER ? " (developer mode)" : "");
+		vfit_line_str_(&o->l, ev->keys == VFIT_KEYS_USER ? " (developer mode)" : "");
 		put(o);
 	}
 }
@@ -153,20 +153,20 @@ static void conf_checks(struct out *o, const struct vfit_verify_result *res)
 	unsigned int i, n = 0;
 	bool ok = false;
 
-	vfit_line_str(&o->l, "   Verifying Hash Integrity ... ");
+	vfit_line_str_(&o->l, "   Verifying Hash Integrity ... ");
 	for (i = 0; i < res->nchecks; i++) {
 		k = &res->check[i];
 		if (k->kind != VFIT_CHECK_CONF_SIG)
 			continue;
 		ok |= k->result == VFIT_OK;
-		vfit_line_str(&o->l, k->algo);
-		vfit_line_str(&o->l, ":");
-		vfit_line_str(&o->l, k->key_name);
-		vfit_line_str(&o->l, k->result ? "- " : "+ ");
+		vfit_line_str_(&o->l, k->algo);
+		vfit_line_str_(&o->l, ":");
+		vfit_line_str_(&o->l, k->key_name);
+		vfit_line_str_(&o->l, k->result ? "- " : "+ ");
 		n++;
 	}
 	if (!n) {
-		vfit_line_init(&o->l);
+		vfit_line_init_(&o->l);
 		return;
 	}
 	say(o, ok && res->result != VFIT_ERR_REQUIRED ? "OK" : "error!");
@@ -178,17 +178,17 @@ static void image_checks(struct out *o, const struct vfit_verify_result *res, co
 	bool bad = false;
 	unsigned int i;
 
-	vfit_line_str(&o->l, "   Verifying Hash Integrity ... ");
+	vfit_line_str_(&o->l, "   Verifying Hash Integrity ... ");
 	for (i = 0; i < res->nchecks; i++) {
 		k = &res->check[i];
 		if (k->kind == VFIT_CHECK_CONF_SIG || !k->image || strcmp(k->image, image))
 			continue;
-		vfit_line_str(&o->l, k->algo);
+		vfit_line_str_(&o->l, k->algo);
 		if (k->kind == VFIT_CHECK_IMAGE_SIG) {
-			vfit_line_str(&o->l, ":");
-			vfit_line_str(&o->l, k->key_name);
+			vfit_line_str_(&o->l, ":");
+			vfit_line_str_(&o->l, k->key_name);
 		}
-		vfit_line_str(&o->l, k->result ? "- " : "+ ");
+		vfit_line_str_(&o->l, k->result ? "- " : "+ ");
 		bad |= k->result && (k->required || k->kind == VFIT_CHECK_HASH);
 	}
 	say(o, bad ? "error!" : "OK");
@@ -223,7 +223,7 @@ static void verify(struct out *o, const struct vfit_boot_event *ev)
 	}
 	/* The stage keys' refusal gets its own line; the others end in a FAIL. */
 	if (ev->v.result && ev->keys == VFIT_KEYS_STAGE) {
-		vfit_line_str(&o->l, "   ");
+		vfit_line_str_(&o->l, "   ");
 		verdict(&o->l, &ev->v, ev, ev->keys);
 		put(o);
 	}
@@ -235,23 +235,23 @@ static void rollback_reason(struct vfit_line *l, const struct vfit_boot_event *e
 {
 	switch (ev->why) {
 	case VFIT_WHY_ROLLBACK_NAME:
-		vfit_line_str(l, "rollback-counter must be 1..31 characters of [A-Za-z0-9._-]");
+		vfit_line_str_(l, "rollback-counter must be 1..31 characters of [A-Za-z0-9._-]");
 		break;
 	case VFIT_WHY_ROLLBACK_FORMAT:
-		vfit_line_str(l, "rollback-index must be one 32-bit cell");
+		vfit_line_str_(l, "rollback-index must be one 32-bit cell");
 		break;
 	case VFIT_WHY_ROLLBACK_UNSIGNED:
-		vfit_line_str(l, "rollback-index or rollback-counter that no verified configuration "
+		vfit_line_str_(l, "rollback-index or rollback-counter that no verified configuration "
 				 "signature covers (refusing an unauthenticated rollback policy)");
 		break;
 	case VFIT_WHY_COUNTER_UNREADABLE:
 		quoted(l, "rollback counter", ev->name, " cannot be read (refusing to guess)");
 		break;
 	default:
-		vfit_line_str(l, "rollback index ");
-		vfit_line_u32(l, (uint32_t)ev->value);
-		vfit_line_str(l, " < counter ");
-		vfit_line_u32(l, ev->limit > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->limit);
+		vfit_line_str_(l, "rollback index ");
+		vfit_line_u32_(l, (uint32_t)ev->value);
+		vfit_line_str_(l, " < counter ");
+		vfit_line_u32_(l, ev->limit > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->limit);
 		quoted(l, " for", ev->name, "");
 	}
 }
@@ -261,39 +261,39 @@ static void load_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 	switch (ev->why) {
 	case VFIT_WHY_OUTSIDE_RAM:
 		range(l, ev->what, ev->addr, ev->size);
-		vfit_line_str(l, " is outside RAM");
+		vfit_line_str_(l, " is outside RAM");
 		break;
 	case VFIT_WHY_OVERLAP:
 		range(l, ev->what, ev->addr, ev->size);
-		vfit_line_str(l, " overlaps ");
+		vfit_line_str_(l, " overlaps ");
 		range(l, ev->other, ev->addr2, ev->size2);
 		break;
 	case VFIT_WHY_TOO_MANY_RANGES:
-		vfit_line_str(l, "too many images to place");
+		vfit_line_str_(l, "too many images to place");
 		break;
 	case VFIT_WHY_NO_ROOM:
 		range(l, ev->what, ev->addr, ev->size);
-		vfit_line_str(l, " is outside RAM or in use");
+		vfit_line_str_(l, " is outside RAM or in use");
 		break;
 	case VFIT_WHY_COMPRESSION:
 		quoted(l, ev->what, ev->name, ": compression '");
-		vfit_line_str(l, ev->other);
-		vfit_line_str(l, "' is not supported for this image");
+		vfit_line_str_(l, ev->other);
+		vfit_line_str_(l, "' is not supported for this image");
 		break;
 	case VFIT_WHY_DECOMPRESS:
 		quoted(l, ev->what, ev->name, ": ");
-		vfit_line_str(l, ev->other);
-		vfit_line_str(l, " data does not decompress into the ");
-		vfit_line_u32(l, ev->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->value);
-		vfit_line_str(l, " KiB free at its load address");
+		vfit_line_str_(l, ev->other);
+		vfit_line_str_(l, " data does not decompress into the ");
+		vfit_line_u32_(l, ev->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ev->value);
+		vfit_line_str_(l, " KiB free at its load address");
 		break;
 	case VFIT_WHY_CIPHER_KEY:
 		quoted(l, ev->what, ev->name, ": no usable cipher key for its cipher node in the "
 			  "control DTB that verified it");
 		if (ev->other[0]) {
-			vfit_line_str(l, " (");
-			vfit_line_str(l, ev->other);
-			vfit_line_str(l, ")");
+			vfit_line_str_(l, " (");
+			vfit_line_str_(l, ev->other);
+			vfit_line_str_(l, ")");
 		}
 		break;
 	case VFIT_WHY_DECRYPT:
@@ -305,9 +305,9 @@ static void load_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 			  "supported");
 		break;
 	default:
-		vfit_line_str(l, "entry point ");
-		vfit_line_hex(l, ev->value);
-		vfit_line_str(l, " lies outside ");
+		vfit_line_str_(l, "entry point ");
+		vfit_line_hex_(l, ev->value);
+		vfit_line_str_(l, " lies outside ");
 		quoted(l, ev->what, ev->name, "");
 		range(l, "", ev->addr, ev->size);
 	}
@@ -320,7 +320,7 @@ static void chain_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 	case VFIT_WHY_VERIFY:
 		verdict(l, &ev->v, ev, ev->keys);
 		if (ev->flags & VFIT_EVF_USER_TRIED) {
-			vfit_line_str(l, "; user keys: ");
+			vfit_line_str_(l, "; user keys: ");
 			verdict(l, &ev->user, ev, VFIT_KEYS_USER);
 		}
 		return;
@@ -348,19 +348,19 @@ static void chain_reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		quoted(l, ev->what, ev->name, " has no load address");
 		return;
 	case VFIT_WHY_PRELOAD:
-		vfit_line_str(l, "pre-load signature refused before the FIT was parsed: ");
-		vfit_line_str(l, vfit_result_to_string((enum vfit_result)ev->value));
-		vfit_line_str(l, " (");
-		vfit_line_str(l, ev->what);
-		vfit_line_str(l, ")");
+		vfit_line_str_(l, "pre-load signature refused before the FIT was parsed: ");
+		vfit_line_str_(l, vfit_result_to_string((enum vfit_result)ev->value));
+		vfit_line_str_(l, " (");
+		vfit_line_str_(l, ev->what);
+		vfit_line_str_(l, ")");
 		return;
 	case VFIT_WHY_CHAIN_TOO_LONG:
-		vfit_line_str(l, "no kernel within ");
-		vfit_line_u32(l, (uint32_t)ev->value);
-		vfit_line_str(l, " stages");
+		vfit_line_str_(l, "no kernel within ");
+		vfit_line_u32_(l, (uint32_t)ev->value);
+		vfit_line_str_(l, " stages");
 		return;
 	default:
-		vfit_line_str(l, vfit_boot_why_sentence((enum vfit_boot_why)ev->why));
+		vfit_line_str_(l, vfit_boot_why_sentence_((enum vfit_boot_why)ev->why));
 	}
 }
 
@@ -369,38 +369,38 @@ static void reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 {
 	switch (ev->why) {
 	case VFIT_WHY_ROM:
-		vfit_line_str(l, "ROM: control DTB missing or malformed");
+		vfit_line_str_(l, "ROM: control DTB missing or malformed");
 		return;
 	case VFIT_WHY_NOT_BOOTED:
-		vfit_line_str(l, "mark-good: no slot was booted (none yet, or recovery)");
+		vfit_line_str_(l, "mark-good: no slot was booted (none yet, or recovery)");
 		return;
 	case VFIT_WHY_BOOTED_BAD:
-		vfit_line_str(l, "mark-good: refused, marked bad: ");
+		vfit_line_str_(l, "mark-good: refused, marked bad: ");
 		chain(l, ev->chain);
 		return;
 	case VFIT_WHY_NO_LONGER_VERIFIES:
-		vfit_line_str(l, "mark-good: refused, chain no longer verifies: ");
+		vfit_line_str_(l, "mark-good: refused, chain no longer verifies: ");
 		chain(l, ev->chain);
 		return;
 	case VFIT_WHY_CHAIN_CHANGED:
-		vfit_line_str(l, "mark-good: refused, not the chain that booted: ");
+		vfit_line_str_(l, "mark-good: refused, not the chain that booted: ");
 		chain(l, ev->chain);
 		return;
 	case VFIT_WHY_UPDATE_COUNT:
-		vfit_line_str(l, "update: refused: give 1 to 4 FITs");
+		vfit_line_str_(l, "update: refused: give 1 to 4 FITs");
 		return;
 	case VFIT_WHY_UPDATE_TRIAL:
-		vfit_line_str(l, "update: refused: ");
+		vfit_line_str_(l, "update: refused: ");
 		chain(l, ev->chain);
-		vfit_line_str(l, " is not confirmed good (run mark-good after booting it)");
+		vfit_line_str_(l, " is not confirmed good (run mark-good after booting it)");
 		return;
 	case VFIT_WHY_UPDATE_UNVERIFIED:
-		vfit_line_str(l, "update: refused: the new chain does not verify");
+		vfit_line_str_(l, "update: refused: the new chain does not verify");
 		return;
 	case VFIT_WHY_UPDATE_READBACK:
-		vfit_line_str(l, "update: refused: ");
+		vfit_line_str_(l, "update: refused: ");
 		chain(l, ev->chain);
-		vfit_line_str(l, " does not verify after writing");
+		vfit_line_str_(l, " does not verify after writing");
 		return;
 	}
 	where(l, ev);
@@ -439,50 +439,50 @@ static void slots(struct out *o, const struct vfit_boot_event *ev)
 	const struct vfit_boot_state *st = &ev->state;
 	unsigned int i;
 
-	vfit_line_str(&o->l, "State:");
+	vfit_line_str_(&o->l, "State:");
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
-		vfit_line_str(&o->l, i ? ", " : " ");
+		vfit_line_str_(&o->l, i ? ", " : " ");
 		chain(&o->l, i);
-		vfit_line_str(&o->l, " ");
-		vfit_line_str(&o->l, vfit_boot_slot_status_name(st->status[i]));
+		vfit_line_str_(&o->l, " ");
+		vfit_line_str_(&o->l, vfit_boot_slot_status_name(st->status[i]));
 		if (st->status[i] == VFIT_SLOT_TRYING) {
-			vfit_line_str(&o->l, " (");
-			vfit_line_u32(&o->l, st->tries[i]);
-			vfit_line_str(&o->l, " attempts left)");
+			vfit_line_str_(&o->l, " (");
+			vfit_line_u32_(&o->l, st->tries[i]);
+			vfit_line_str_(&o->l, " attempts left)");
 		}
 	}
-	vfit_line_str(&o->l, "; ");
+	vfit_line_str_(&o->l, "; ");
 	chain(&o->l, st->active);
 	say(o, " first");
 }
 
 static void start(struct out *o, const struct vfit_boot_event *ev)
 {
-	vfit_line_str(&o->l, ev->chain == VFIT_CHAIN_RECOVERY ? "Starting RECOVERY kernel at " :
+	vfit_line_str_(&o->l, ev->chain == VFIT_CHAIN_RECOVERY ? "Starting RECOVERY kernel at " :
 				"Starting kernel at ");
-	vfit_line_hex(&o->l, ev->addr);
-	vfit_line_str(&o->l, ", fdt ");
+	vfit_line_hex_(&o->l, ev->addr);
+	vfit_line_str_(&o->l, ", fdt ");
 	if (ev->flags & VFIT_EVF_FDT)
-		vfit_line_hex(&o->l, ev->addr2);
+		vfit_line_hex_(&o->l, ev->addr2);
 	else
-		vfit_line_str(&o->l, "none");
-	vfit_line_str(&o->l, ", ramdisk ");
+		vfit_line_str_(&o->l, "none");
+	vfit_line_str_(&o->l, ", ramdisk ");
 	if (ev->flags & VFIT_EVF_RAMDISK)
-		vfit_line_hex(&o->l, ev->value);
+		vfit_line_hex_(&o->l, ev->value);
 	else
-		vfit_line_str(&o->l, "none");
+		vfit_line_str_(&o->l, "none");
 	say(o, " ...");
 }
 
 static void rollback(struct out *o, const struct vfit_boot_event *ev)
 {
-	vfit_line_str(&o->l, "   Rollback index ");
-	vfit_line_u32(&o->l, (uint32_t)ev->value);
+	vfit_line_str_(&o->l, "   Rollback index ");
+	vfit_line_u32_(&o->l, (uint32_t)ev->value);
 	if (ev->flags & VFIT_EVF_COUNTER) {
-		vfit_line_str(&o->l, " >= counter ");
-		vfit_line_u32(&o->l, (uint32_t)ev->limit);
+		vfit_line_str_(&o->l, " >= counter ");
+		vfit_line_u32_(&o->l, (uint32_t)ev->limit);
 	} else {
-		vfit_line_str(&o->l, " (no counter store)");
+		vfit_line_str_(&o->l, " (no counter store)");
 	}
 	quoted(&o->l, " for", ev->name, " OK");
 	put(o);
@@ -490,13 +490,13 @@ static void rollback(struct out *o, const struct vfit_boot_event *ev)
 
 static void load(struct out *o, const struct vfit_boot_event *ev)
 {
-	vfit_line_str(&o->l, "   Loading ");
+	vfit_line_str_(&o->l, "   Loading ");
 	quoted(&o->l, ev->what, ev->name, " to ");
-	vfit_line_hex(&o->l, ev->addr);
+	vfit_line_hex_(&o->l, ev->addr);
 	if (ev->other[0]) {
-		vfit_line_str(&o->l, " (");
-		vfit_line_str(&o->l, ev->other);
-		vfit_line_str(&o->l, ")");
+		vfit_line_str_(&o->l, " (");
+		vfit_line_str_(&o->l, ev->other);
+		vfit_line_str_(&o->l, ")");
 	}
 	put(o);
 }
@@ -505,32 +505,32 @@ static void update(struct out *o, const struct vfit_boot_event *ev)
 {
 	switch (ev->kind) {
 	case VFIT_EV_REPAIR:
-		vfit_line_str(&o->l, "update: no good slot: repairing ");
+		vfit_line_str_(&o->l, "update: no good slot: repairing ");
 		chain(&o->l, ev->chain);
 		break;
 	case VFIT_EV_POSITION:
-		vfit_line_str(&o->l, "update: the new FIT");
-		vfit_line_str(&o->l, ev->value > 1 ? "s replace stages " : " replaces stage ");
-		vfit_line_u32(&o->l, ev->stage);
+		vfit_line_str_(&o->l, "update: the new FIT");
+		vfit_line_str_(&o->l, ev->value > 1 ? "s replace stages " : " replaces stage ");
+		vfit_line_u32_(&o->l, ev->stage);
 		if (ev->value > 1) {
-			vfit_line_str(&o->l, "..");
-			vfit_line_u32(&o->l, (uint32_t)(ev->stage + ev->value - 1));
+			vfit_line_str_(&o->l, "..");
+			vfit_line_u32_(&o->l, (uint32_t)(ev->stage + ev->value - 1));
 		}
-		vfit_line_str(&o->l, " of ");
+		vfit_line_str_(&o->l, " of ");
 		chain(&o->l, ev->chain);
 		break;
 	case VFIT_EV_WRITING:
-		vfit_line_str(&o->l, "update: writing ");
+		vfit_line_str_(&o->l, "update: writing ");
 		chain(&o->l, ev->chain);
 		break;
 	default:
-		vfit_line_str(&o->l, "update: ");
+		vfit_line_str_(&o->l, "update: ");
 		chain(&o->l, ev->chain);
-		vfit_line_str(&o->l, " will be tried next (");
-		vfit_line_u32(&o->l, (uint32_t)ev->value);
-		vfit_line_str(&o->l, " attempts); ");
+		vfit_line_str_(&o->l, " will be tried next (");
+		vfit_line_u32_(&o->l, (uint32_t)ev->value);
+		vfit_line_str_(&o->l, " attempts); ");
 		chain(&o->l, (unsigned int)ev->limit);
-		vfit_line_str(&o->l, " stays as the fallback");
+		vfit_line_str_(&o->l, " stays as the fallback");
 	}
 	put(o);
 }
@@ -540,72 +540,72 @@ static bool simple(struct out *o, const struct vfit_boot_event *ev)
 {
 	switch (ev->kind) {
 	case VFIT_EV_TRY:
-		vfit_line_str(&o->l, "## Trying ");
+		vfit_line_str_(&o->l, "## Trying ");
 		chain(&o->l, ev->chain);
 		break;
 	case VFIT_EV_STAGE:
-		vfit_line_str(&o->l, "## Checking FIT Image at ");
-		vfit_line_hex(&o->l, ev->addr);
-		vfit_line_str(&o->l, " (");
+		vfit_line_str_(&o->l, "## Checking FIT Image at ");
+		vfit_line_hex_(&o->l, ev->addr);
+		vfit_line_str_(&o->l, " (");
 		chain(&o->l, ev->chain);
-		vfit_line_str(&o->l, ", stage ");
-		vfit_line_u32(&o->l, ev->stage);
-		vfit_line_str(&o->l, ")");
+		vfit_line_str_(&o->l, ", stage ");
+		vfit_line_u32_(&o->l, ev->stage);
+		vfit_line_str_(&o->l, ")");
 		break;
 	case VFIT_EV_USER_TRY:
-		vfit_line_str(&o->l, "   Built-in keys refused it; trying the user keys (developer mode)");
+		vfit_line_str_(&o->l, "   Built-in keys refused it; trying the user keys (developer mode)");
 		break;
 	case VFIT_EV_USER_OK:
-		vfit_line_str(&o->l, "   Accepted with a USER key (developer mode)");
+		vfit_line_str_(&o->l, "   Accepted with a USER key (developer mode)");
 		break;
 	case VFIT_EV_ROLLBACK_SKIPPED:
-		vfit_line_str(&o->l, "   Rollback data ignored: accepted through a user key "
+		vfit_line_str_(&o->l, "   Rollback data ignored: accepted through a user key "
 				     "(developer mode), no counter checked or moved");
 		break;
 	case VFIT_EV_LOADING:
-		vfit_line_str(&o->l, "## Loading ");
-		vfit_line_str(&o->l, ev->what);
-		vfit_line_str(&o->l, " from FIT Image at ");
-		vfit_line_hex(&o->l, ev->addr);
-		vfit_line_str(&o->l, " ...");
+		vfit_line_str_(&o->l, "## Loading ");
+		vfit_line_str_(&o->l, ev->what);
+		vfit_line_str_(&o->l, " from FIT Image at ");
+		vfit_line_hex_(&o->l, ev->addr);
+		vfit_line_str_(&o->l, " ...");
 		break;
 	case VFIT_EV_TRIAL:
-		vfit_line_str(&o->l, "   ");
+		vfit_line_str_(&o->l, "   ");
 		chain(&o->l, ev->chain);
-		vfit_line_str(&o->l, " is on trial: ");
-		vfit_line_u32(&o->l, (uint32_t)ev->value);
-		vfit_line_str(&o->l, " attempts left after this boot; run mark-good to confirm");
+		vfit_line_str_(&o->l, " is on trial: ");
+		vfit_line_u32_(&o->l, (uint32_t)ev->value);
+		vfit_line_str_(&o->l, " attempts left after this boot; run mark-good to confirm");
 		break;
 	case VFIT_EV_MARKED_BAD:
 		if (ev->io) {
-			vfit_line_str(&o->l, "   (state write failed: slot not marked bad)");
+			vfit_line_str_(&o->l, "   (state write failed: slot not marked bad)");
 			break;
 		}
-		vfit_line_str(&o->l, "   Marked bad: ");
+		vfit_line_str_(&o->l, "   Marked bad: ");
 		chain(&o->l, ev->chain);
 		break;
 	case VFIT_EV_NO_SLOT:
-		vfit_line_str(&o->l, "## No slot verified: trying RECOVERY");
+		vfit_line_str_(&o->l, "## No slot verified: trying RECOVERY");
 		break;
 	case VFIT_EV_COUNTER:
 		quoted(&o->l, "   Rollback counter", ev->name, ": ");
-		vfit_line_u32(&o->l, (uint32_t)ev->limit);
-		vfit_line_str(&o->l, " -> ");
-		vfit_line_u32(&o->l, (uint32_t)ev->value);
+		vfit_line_u32_(&o->l, (uint32_t)ev->limit);
+		vfit_line_str_(&o->l, " -> ");
+		vfit_line_u32_(&o->l, (uint32_t)ev->value);
 		break;
 	case VFIT_EV_NO_ADVANCE:
-		vfit_line_str(&o->l, "   Rollback counters not advanced: a stage was accepted "
+		vfit_line_str_(&o->l, "   Rollback counters not advanced: a stage was accepted "
 				     "through a user key (developer mode)");
 		break;
 	case VFIT_EV_CONFIRMED:
-		vfit_line_str(&o->l, "mark-good: confirmed good: ");
+		vfit_line_str_(&o->l, "mark-good: confirmed good: ");
 		chain(&o->l, ev->chain);
 		break;
 	case VFIT_EV_MEASURED:
 		quoted(&o->l, "   Measured", ev->name, " (");
-		vfit_line_str(&o->l, ev->what);
-		vfit_line_str(&o->l, ") into PCR ");
-		vfit_line_u32(&o->l, (uint32_t)ev->value);
+		vfit_line_str_(&o->l, ev->what);
+		vfit_line_str_(&o->l, ") into PCR ");
+		vfit_line_u32_(&o->l, (uint32_t)ev->value);
 		break;
 	default:
 		return false;
@@ -621,7 +621,7 @@ void vfit_boot_format_event(const struct vfit_boot_event *ev, vfit_boot_print_fn
 
 	o.print = print;
 	o.ctx = ctx;
-	vfit_line_init(&o.l);
+	vfit_line_init_(&o.l);
 	if (simple(&o, ev))
 		return;
 	switch (ev->kind) {
@@ -638,7 +638,7 @@ void vfit_boot_format_event(const struct vfit_boot_event *ev, vfit_boot_print_fn
 		put(&o);
 		break;
 	case VFIT_EV_REASON:
-		vfit_line_str(&o.l, "   - ");
+		vfit_line_str_(&o.l, "   - ");
 		reason(&o.l, ev);
 		put(&o);
 		break;

@@ -5,6 +5,8 @@
 
 #include "vfit/boot.h"
 
+#include "../byteorder.h"
+
 /* FIT staging addresses step in pages. */
 #define VFIT_BOOT_PAGE 4096u
 
@@ -39,28 +41,28 @@ struct vfit_run {
 
 /* ---- events (boot_event.c) ------------------------------------------------ */
 
-void vfit_ev_init(struct vfit_boot_event *ev, enum vfit_boot_event_kind kind,
+void vfit_ev_init_(struct vfit_boot_event *ev, enum vfit_boot_event_kind kind,
 		  enum vfit_boot_chain chain, unsigned int stage);
 /* r->ev, cleared and set to kind, chain, stage, to be filled and emitted. */
-struct vfit_boot_event *vfit_ev_new(struct vfit_run *r, enum vfit_boot_event_kind kind,
+struct vfit_boot_event *vfit_ev_new_(struct vfit_run *r, enum vfit_boot_event_kind kind,
 				    enum vfit_boot_chain chain, unsigned int stage);
 /* Sends ev to the event op and records it in the report. */
-void vfit_ev_emit(struct vfit_run *r, const struct vfit_boot_event *ev);
+void vfit_ev_emit_(struct vfit_run *r, const struct vfit_boot_event *ev);
 /* An event with nothing but its kind, chain and stage. */
-void vfit_ev_say(struct vfit_run *r, enum vfit_boot_event_kind kind,
+void vfit_ev_say_(struct vfit_run *r, enum vfit_boot_event_kind kind,
 		 enum vfit_boot_chain chain, unsigned int stage);
 /* Emits ev as the FAIL event `why`, which becomes the report's why. */
-void vfit_ev_fail(struct vfit_run *r, struct vfit_boot_event *ev, enum vfit_boot_why why);
+void vfit_ev_fail_(struct vfit_run *r, struct vfit_boot_event *ev, enum vfit_boot_why why);
 /* A REASONS event, then every recorded FAIL event again as REASON. */
-void vfit_ev_reasons(struct vfit_run *r, enum vfit_boot_why why);
+void vfit_ev_reasons_(struct vfit_run *r, enum vfit_boot_why why);
 /* Copies s (NULL: "") into dst[0..cap), cut to fit. */
-void vfit_ev_str(char *dst, size_t cap, const char *s);
+void vfit_ev_str_(char *dst, size_t cap, const char *s);
 /* The outcome of a verification, as far as an event keeps it. */
-void vfit_ev_verdict(struct vfit_boot_verdict *v, const struct vfit_verify_result *res,
+void vfit_ev_verdict_(struct vfit_boot_verdict *v, const struct vfit_verify_result *res,
 		     const void *ctl);
 
 /* A reason as a report line says it: vfit_boot_why_to_string() or more (boot_names.c). */
-const char *vfit_boot_why_sentence(enum vfit_boot_why w);
+const char *vfit_boot_why_sentence_(enum vfit_boot_why w);
 
 /* ---- console lines (boot_line.c, used by the formatter) ----------------------- */
 
@@ -73,11 +75,11 @@ struct vfit_line {
 	char s[256];
 };
 
-void vfit_line_init(struct vfit_line *l);
-void vfit_line_str(struct vfit_line *l, const char *s);
-void vfit_line_u32(struct vfit_line *l, uint32_t v);
+void vfit_line_init_(struct vfit_line *l);
+void vfit_line_str_(struct vfit_line *l, const char *s);
+void vfit_line_u32_(struct vfit_line *l, uint32_t v);
 /* At least 8 hex digits, no prefix, as U-Boot prints addresses. */
-void vfit_line_hex(struct vfit_line *l, uint64_t v);
+void vfit_line_hex_(struct vfit_line *l, uint64_t v);
 
 /* ---- key views (boot_keys.c) ------------------------------------------------ */
 
@@ -92,30 +94,30 @@ enum vfit_keyview {
 };
 
 /* VFIT_OK, or VFIT_ERR_LIMIT when buf is too small, VFIT_ERR_CONTROL for a bad src. */
-enum vfit_result vfit_boot_keyview(void *buf, size_t cap, const void *src,
+enum vfit_result vfit_boot_keyview_(void *buf, size_t cap, const void *src,
 				   enum vfit_keyview kind, size_t *len);
 /* Number of keys under /signature of a control FDT (0 if none). */
-unsigned int vfit_boot_key_count(const void *ctl);
+unsigned int vfit_boot_key_count_(const void *ctl);
 
 /* ---- RAM (boot_load.c) ---------------------------------------------------------- */
 
 /* Whether the layout is usable: regions disjoint, loader and staging area inside. */
-bool vfit_boot_layout_ok(const struct vfit_boot_layout *l);
+bool vfit_boot_layout_ok_(const struct vfit_boot_layout *l);
 /* Host pointer of bus range [addr, addr+size), NULL unless it lies inside one region. */
-uint8_t *vfit_boot_host(const struct vfit_run *r, uint64_t addr, uint64_t size);
-void vfit_boot_ranges_reset(struct vfit_run *r);
+uint8_t *vfit_boot_host_(const struct vfit_run *r, uint64_t addr, uint64_t size);
+void vfit_boot_ranges_reset_(struct vfit_run *r);
 /* Reserves [addr, addr+size) for what; false (why filled) if out of RAM or overlapping. */
-bool vfit_boot_reserve(struct vfit_run *r, uint64_t addr, uint64_t size, const char *what,
+bool vfit_boot_reserve_(struct vfit_run *r, uint64_t addr, uint64_t size, const char *what,
 		       struct vfit_boot_event *why);
 /* First image the configuration references through prop (index 0), or NULL. */
-const struct vfit_image *vfit_boot_image(const struct vfit_verify_result *res, const char *prop);
+const struct vfit_image *vfit_boot_image_(const struct vfit_verify_result *res, const char *prop);
 /* Loads the verified images of the configuration in s->res (the final stage). */
-bool vfit_boot_load_images(struct vfit_run *r, uint64_t fit_addr, struct vfit_boot_event *why);
+bool vfit_boot_load_images_(struct vfit_run *r, uint64_t fit_addr, struct vfit_boot_event *why);
 /* Loads one verified image to its load address (non-final stages). */
-bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
+bool vfit_boot_load_one_(struct vfit_run *r, const struct vfit_image *img,
 			struct vfit_boot_event *why, uint64_t *size);
 /* Whether the kernel (or firmware) starts inside [load, load + size). */
-bool vfit_boot_entry_inside(const struct vfit_image *img, uint64_t size);
+bool vfit_boot_entry_inside_(const struct vfit_image *img, uint64_t size);
 
 /* ---- the chain (boot_chain.c) ------------------------------------------------------ */
 
@@ -152,23 +154,23 @@ enum vfit_walk {
  * staged FITs in stage_fit/stage_len and the rollback indexes in
  * s->counter[].
  */
-enum vfit_walk vfit_boot_walk(struct vfit_run *r, const struct vfit_flow *f,
+enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
 			      const struct vfit_chain *c, bool load,
 			      const uint8_t *stage_fit[VFIT_BOOT_MAX_STAGES],
 			      size_t stage_len[VFIT_BOOT_MAX_STAGES]);
 /* The recovery FIT, verified with key-recovery alone, and loaded. */
-enum vfit_walk vfit_boot_recovery(struct vfit_run *r, const struct vfit_flow *f);
+enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f);
 /* Advances the counters of s->counter[] that are below their verified index. */
-enum vfit_io vfit_boot_advance(struct vfit_run *r);
+enum vfit_io vfit_boot_advance_(struct vfit_run *r);
 
 /* ---- what a chain brought (boot_measure.c) ---------------------------------- */
 
 /* Records stage at's configuration, image digests and key (s->res, verified with ctl). */
-void vfit_boot_note_stage(struct vfit_run *r, unsigned int at, const uint8_t *fit,
+void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *fit,
 			  const void *ctl, size_t ctl_len);
 /* s->chain: the digest of the s->nstages stages recorded. */
-void vfit_boot_chain_digest(struct vfit_run *r);
+void vfit_boot_chain_digest_(struct vfit_run *r);
 /* Hands every recorded stage to the measure op; false (FAIL MEASURE) when one fails. */
-bool vfit_boot_measure_chain(struct vfit_run *r, enum vfit_boot_chain chain);
+bool vfit_boot_measure_chain_(struct vfit_run *r, enum vfit_boot_chain chain);
 
 #endif

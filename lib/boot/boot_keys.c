@@ -148,7 +148,7 @@ static int build(void *buf, int cap, const void *src, enum vfit_keyview kind)
 	return err ? err : fdt_finish(buf);
 }
 
-enum vfit_result vfit_boot_keyview(void *buf, size_t cap, const void *src,
+enum vfit_result vfit_boot_keyview_(void *buf, size_t cap, const void *src,
 				   enum vfit_keyview kind, size_t *len)
 {
 	int err = cap > INT32_MAX ? -FDT_ERR_NOSPACE : build(buf, (int)cap, src, kind);
@@ -159,7 +159,7 @@ enum vfit_result vfit_boot_keyview(void *buf, size_t cap, const void *src,
 	return VFIT_OK;
 }
 
-unsigned int vfit_boot_key_count(const void *ctl)
+unsigned int vfit_boot_key_count_(const void *ctl)
 {
 	unsigned int n = 0;
 	int keys = fdt_subnode_offset(ctl, 0, "signature"), key;

@@ -4,7 +4,7 @@
 
 #include "boot_int.h"
 
-void vfit_line_init(struct vfit_line *l)
+void vfit_line_init_(struct vfit_line *l)
 {
 	l->n = 0;
 	l->s[0] = 0;
@@ -22,12 +22,12 @@ static void line_mem(struct vfit_line *l, const char *s, size_t n)
 	l->s[l->n] = 0;
 }
 
-void vfit_line_str(struct vfit_line *l, const char *s)
+void vfit_line_str_(struct vfit_line *l, const char *s)
 {
 	line_mem(l, s ? s : "(null)", s ? strlen(s) : 6);
 }
 
-void vfit_line_u32(struct vfit_line *l, uint32_t v)
+void vfit_line_u32_(struct vfit_line *l, uint32_t v)
 {
 	char d[10];
 	size_t i = sizeof(d);
@@ -40,7 +40,7 @@ void vfit_line_u32(struct vfit_line *l, uint32_t v)
 	line_mem(l, d + i, sizeof(d) - i);
 }
 
-void vfit_line_hex(struct vfit_line *l, uint64_t v)
+void vfit_line_hex_(struct vfit_line *l, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	char d[16];

@@ -34,7 +34,7 @@ static bool disjoint(uint64_t a, uint64_t as, uint64_t b, uint64_t bs)
 	return a - b >= bs && b - a >= as;
 }
 
-bool vfit_boot_layout_ok(const struct vfit_boot_layout *l)
+bool vfit_boot_layout_ok_(const struct vfit_boot_layout *l)
 {
 	const struct vfit_boot_region *fit;
 	unsigned int i, j;
@@ -56,14 +56,14 @@ bool vfit_boot_layout_ok(const struct vfit_boot_layout *l)
 	       disjoint(l->fit_addr, l->fit_size, l->loader_addr, l->loader_size);
 }
 
-uint8_t *vfit_boot_host(const struct vfit_run *r, uint64_t addr, uint64_t size)
+uint8_t *vfit_boot_host_(const struct vfit_run *r, uint64_t addr, uint64_t size)
 {
 	const struct vfit_boot_region *g = region(r->lay, addr, size);
 
 	return g ? g->host + (size_t)(addr - g->base) : NULL;
 }
 
-void vfit_boot_ranges_reset(struct vfit_run *r)
+void vfit_boot_ranges_reset_(struct vfit_run *r)
 {
 	struct vfit_boot_scratch *s = r->s;
 
@@ -80,12 +80,12 @@ void vfit_boot_ranges_reset(struct vfit_run *r)
 static void why_range(struct vfit_boot_event *why, const char *what, uint64_t addr,
 		      uint64_t size)
 {
-	vfit_ev_str(why->what, sizeof(why->what), what);
+	vfit_ev_str_(why->what, sizeof(why->what), what);
 	why->addr = addr;
 	why->size = size;
 }
 
-bool vfit_boot_reserve(struct vfit_run *r, uint64_t addr, uint64_t size, const char *what,
+bool vfit_boot_reserve_(struct vfit_run *r, uint64_t addr, uint64_t size, const char *what,
 		       struct vfit_boot_event *why)
 {
 	struct vfit_boot_scratch *s = r->s;
@@ -101,7 +101,7 @@ bool vfit_boot_reserve(struct vfit_run *r, uint64_t addr, uint64_t size, const c
 	for (i = 0; i < s->nranges; i++) {
 		if (!disjoint(addr, size, s->range[i].addr, s->range[i].size)) {
 			why->why = VFIT_WHY_OVERLAP;
-			vfit_ev_str(why->other, sizeof(why->other), s->range[i].what);
+			vfit_ev_str_(why->other, sizeof(why->other), s->range[i].what);
 			why->addr2 = s->range[i].addr;
 			why->size2 = s->range[i].size;
 			return false;
@@ -143,9 +143,9 @@ static void why_image(struct vfit_boot_event *why, const struct vfit_image *img,
 		      enum vfit_boot_why w)
 {
 	why->why = (uint8_t)w;
-	vfit_ev_str(why->what, sizeof(why->what), img->prop);
-	vfit_ev_str(why->name, sizeof(why->name), img->name);
-	vfit_ev_str(why->other, sizeof(why->other), img->compression);
+	vfit_ev_str_(why->what, sizeof(why->what), img->prop);
+	vfit_ev_str_(why->name, sizeof(why->name), img->name);
+	vfit_ev_str_(why->other, sizeof(why->other), img->compression);
 }
 
 /*
@@ -168,14 +168,14 @@ static bool decompress(struct vfit_run *r, const struct vfit_image *img,
 	if (room > SIZE_MAX)
 		room = SIZE_MAX;
 	if (!o->decompress || o->decompress(o->plat, kind, img->data, img->size,
-					    vfit_boot_host(r, img->load, room), (size_t)room,
+					    vfit_boot_host_(r, img->load, room), (size_t)room,
 					    &out) != VFIT_DECOMP_OK) {
 		why_image(why, img, VFIT_WHY_DECOMPRESS);
 		why->value = room >> 10;
 		return false;
 	}
 	*size = out;
-	return vfit_boot_reserve(r, img->load, out, img->prop, why);
+	return vfit_boot_reserve_(r, img->load, out, img->prop, why);
 }
 
 /*
@@ -194,7 +194,7 @@ static bool cipher_of(const struct vfit_run *r, const struct vfit_image *img,
 	if (!*encrypted || !res)
 		return true;
 	why_image(why, img, VFIT_WHY_CIPHER_KEY);
-	vfit_ev_str(why->other, sizeof(why->other), d.prop ? d.prop : "");
+	vfit_ev_str_(why->other, sizeof(why->other), d.prop ? d.prop : "");
 	return false;
 }
 
@@ -209,9 +209,9 @@ static bool decrypt(struct vfit_run *r, const struct vfit_image *img,
 	uint8_t *dst;
 
 	*size = ci->plain_len;
-	if (!vfit_boot_reserve(r, img->load, ci->plain_len, img->prop, why))
+	if (!vfit_boot_reserve_(r, img->load, ci->plain_len, img->prop, why))
 		return false;
-	dst = vfit_boot_host(r, img->load, ci->plain_len);
+	dst = vfit_boot_host_(r, img->load, ci->plain_len);
 	if (!dst || vfit_cipher_decrypt(ci, img->data, img->size, dst, ci->plain_len)) {
 		why_image(why, img, VFIT_WHY_DECRYPT);
 		return false;
@@ -219,7 +219,7 @@ static bool decrypt(struct vfit_run *r, const struct vfit_image *img,
 	return true;
 }
 
-bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
+bool vfit_boot_load_one_(struct vfit_run *r, const struct vfit_image *img,
 			struct vfit_boot_event *why, uint64_t *size)
 {
 	struct vfit_boot_event *ev;
@@ -230,9 +230,9 @@ bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 
 	if (!cipher_of(r, img, &ci, &encrypted, why))
 		return false;
-	ev = vfit_ev_new(r, VFIT_EV_LOAD, why->chain, why->stage);
-	vfit_ev_str(ev->what, sizeof(ev->what), img->prop);
-	vfit_ev_str(ev->name, sizeof(ev->name), img->name);
+	ev = vfit_ev_new_(r, VFIT_EV_LOAD, why->chain, why->stage);
+	vfit_ev_str_(ev->what, sizeof(ev->what), img->prop);
+	vfit_ev_str_(ev->name, sizeof(ev->name), img->name);
 	ev->addr = img->load;
 	if (kind != VFIT_COMP_NONE) {
 		if (encrypted) {
@@ -244,23 +244,23 @@ bool vfit_boot_load_one(struct vfit_run *r, const struct vfit_image *img,
 			why_image(why, img, VFIT_WHY_COMPRESSION);
 			return false;
 		}
-		vfit_ev_str(ev->other, sizeof(ev->other), img->compression);
-		vfit_ev_emit(r, ev);
+		vfit_ev_str_(ev->other, sizeof(ev->other), img->compression);
+		vfit_ev_emit_(r, ev);
 		return decompress(r, img, kind, why, size);
 	}
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 	if (encrypted)
 		return decrypt(r, img, &ci, why, size);
 	*size = img->size;
-	if (!vfit_boot_reserve(r, img->load, img->size, img->prop, why))
+	if (!vfit_boot_reserve_(r, img->load, img->size, img->prop, why))
 		return false;
-	dst = vfit_boot_host(r, img->load, img->size);
+	dst = vfit_boot_host_(r, img->load, img->size);
 	if (dst)
 		memcpy(dst, img->data, img->size);
 	return true;
 }
 
-const struct vfit_image *vfit_boot_image(const struct vfit_verify_result *res, const char *prop)
+const struct vfit_image *vfit_boot_image_(const struct vfit_verify_result *res, const char *prop)
 {
 	unsigned int i;
 
@@ -270,7 +270,7 @@ const struct vfit_image *vfit_boot_image(const struct vfit_verify_result *res, c
 	return NULL;
 }
 
-bool vfit_boot_entry_inside(const struct vfit_image *img, uint64_t size)
+bool vfit_boot_entry_inside_(const struct vfit_image *img, uint64_t size)
 {
 	uint64_t entry = img->has_entry ? img->entry : img->load;
 
@@ -287,10 +287,10 @@ static void hand(struct vfit_boot_blob *b, const struct vfit_image *img, uint64_
 	}
 }
 
-bool vfit_boot_load_images(struct vfit_run *r, uint64_t fit_addr, struct vfit_boot_event *why)
+bool vfit_boot_load_images_(struct vfit_run *r, uint64_t fit_addr, struct vfit_boot_event *why)
 {
 	const struct vfit_verify_result *res = &r->s->res;
-	const struct vfit_image *img, *k = vfit_boot_image(res, "kernel");
+	const struct vfit_image *img, *k = vfit_boot_image_(res, "kernel");
 	struct vfit_boot_report *rep = r->rep;
 	unsigned int i, j;
 	uint64_t size;
@@ -315,16 +315,16 @@ bool vfit_boot_load_images(struct vfit_run *r, uint64_t fit_addr, struct vfit_bo
 		}
 		if (!img->has_load)
 			continue;
-		if (!vfit_boot_load_one(r, img, why, &size))
+		if (!vfit_boot_load_one_(r, img, why, &size))
 			return false;
 		if (img->node == k->node)
 			rep->kernel.size = size;
 	}
 	/* The entry point must lie in the bytes just verified and placed. */
-	if (!vfit_boot_entry_inside(k, rep->kernel.size)) {
+	if (!vfit_boot_entry_inside_(k, rep->kernel.size)) {
 		why->why = VFIT_WHY_ENTRY_OUTSIDE;
-		vfit_ev_str(why->what, sizeof(why->what), k->prop);
-		vfit_ev_str(why->name, sizeof(why->name), k->name);
+		vfit_ev_str_(why->what, sizeof(why->what), k->prop);
+		vfit_ev_str_(why->name, sizeof(why->name), k->name);
 		why->addr = k->load;
 		why->size = rep->kernel.size;
 		why->value = k->has_entry ? k->entry : k->load;
@@ -333,7 +333,7 @@ bool vfit_boot_load_images(struct vfit_run *r, uint64_t fit_addr, struct vfit_bo
 	rep->kernel.present = true;
 	rep->kernel.addr = k->load;
 	rep->entry = k->has_entry ? k->entry : k->load;
-	hand(&rep->fdt, vfit_boot_image(res, "fdt"), fit_addr);
-	hand(&rep->ramdisk, vfit_boot_image(res, "ramdisk"), fit_addr);
+	hand(&rep->fdt, vfit_boot_image_(res, "fdt"), fit_addr);
+	hand(&rep->ramdisk, vfit_boot_image_(res, "ramdisk"), fit_addr);
 	return true;
 }

@@ -65,14 +65,14 @@ static void key_digest(const void *ctl, int key, uint8_t out[32])
 		if (!v || !name)
 			continue;
 		vfit_sha256_update(&h, name, strlen(name) + 1);
-		fdt32_st(be, (uint32_t)len);
+		st_be32(be, (uint32_t)len);
 		vfit_sha256_update(&h, be, 4);
 		vfit_sha256_update(&h, v, (size_t)len);
 	}
 	vfit_sha256_final(&h, out);
 }
 
-void vfit_boot_note_stage(struct vfit_run *r, unsigned int at, const uint8_t *fit,
+void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *fit,
 			  const void *ctl, size_t ctl_len)
 {
 	const struct vfit_verify_result *res = &r->s->res;
@@ -81,10 +81,10 @@ void vfit_boot_note_stage(struct vfit_run *r, unsigned int at, const uint8_t *fi
 	int key = -1;
 
 	memset(m, 0, sizeof(*m));
-	vfit_ev_str(m->conf, sizeof(m->conf), res->conf);
+	vfit_ev_str_(m->conf, sizeof(m->conf), res->conf);
 	for (i = 0; i < res->nimages && i < VFIT_MAX_IMAGES; i++) {
-		vfit_ev_str(m->img[i].prop, sizeof(m->img[i].prop), res->image[i].prop);
-		vfit_ev_str(m->img[i].name, sizeof(m->img[i].name), res->image[i].name);
+		vfit_ev_str_(m->img[i].prop, sizeof(m->img[i].prop), res->image[i].prop);
+		vfit_ev_str_(m->img[i].name, sizeof(m->img[i].name), res->image[i].name);
 		image_digest(fit, &res->image[i], m->img[i].sha256);
 	}
 	m->nimg = i;
@@ -93,7 +93,7 @@ void vfit_boot_note_stage(struct vfit_run *r, unsigned int at, const uint8_t *fi
 		if (res->check[i].kind == VFIT_CHECK_CONF_SIG && res->check[i].result == VFIT_OK &&
 		    res->check[i].required) {
 			key = res->check[i].key_node;
-			vfit_ev_str(m->key, sizeof(m->key), res->check[i].key_name);
+			vfit_ev_str_(m->key, sizeof(m->key), res->check[i].key_name);
 			break;
 		}
 #endif
@@ -101,12 +101,12 @@ void vfit_boot_note_stage(struct vfit_run *r, unsigned int at, const uint8_t *fi
 		key_digest(ctl, key, m->key_sha256);
 	} else {
 		/* No record of the key: the whole key set that verified it stands for it. */
-		vfit_ev_str(m->key, sizeof(m->key), "(key set)");
+		vfit_ev_str_(m->key, sizeof(m->key), "(key set)");
 		vfit_hash(VFIT_HASH_SHA256, ctl, ctl_len, m->key_sha256);
 	}
 }
 
-void vfit_boot_chain_digest(struct vfit_run *r)
+void vfit_boot_chain_digest_(struct vfit_run *r)
 {
 	const struct vfit_boot_scratch *s = r->s;
 	struct vfit_sha256_ctx h;
@@ -125,10 +125,10 @@ void vfit_boot_chain_digest(struct vfit_run *r)
 		}
 		if (k < s->ncounters) {
 			vfit_sha256_update(&h, s->counter[k].name, sizeof(s->counter[k].name));
-			fdt32_st(be, s->counter[k].index);
+			st_be32(be, s->counter[k].index);
 			vfit_sha256_update(&h, be, 4);
 		}
-		fdt32_st(be, 0xffffffffu);      /* stage separator */
+		st_be32(be, 0xffffffffu);      /* stage separator */
 		vfit_sha256_update(&h, be, 4);
 	}
 	vfit_sha256_final(&h, r->s->chain);
@@ -169,20 +169,20 @@ static bool measure_one(struct vfit_run *r, enum vfit_boot_chain chain, unsigned
 	char text[2 * VFIT_BOOT_NAME_LEN + 2];
 	size_t n = event_text(text, sizeof(text), what, name);
 
-	ev = vfit_ev_new(r, VFIT_EV_MEASURED, chain, stage);
-	vfit_ev_str(ev->what, sizeof(ev->what), what);
-	vfit_ev_str(ev->name, sizeof(ev->name), name);
+	ev = vfit_ev_new_(r, VFIT_EV_MEASURED, chain, stage);
+	vfit_ev_str_(ev->what, sizeof(ev->what), what);
+	vfit_ev_str_(ev->name, sizeof(ev->name), name);
 	ev->value = pcr;
 	ev->io = o->measure(o->plat, pcr, type, digest, text, n);
 	if (ev->io) {
-		vfit_ev_fail(r, ev, VFIT_WHY_MEASURE);
+		vfit_ev_fail_(r, ev, VFIT_WHY_MEASURE);
 		return false;
 	}
-	vfit_ev_emit(r, ev);
+	vfit_ev_emit_(r, ev);
 	return true;
 }
 
-bool vfit_boot_measure_chain(struct vfit_run *r, enum vfit_boot_chain chain)
+bool vfit_boot_measure_chain_(struct vfit_run *r, enum vfit_boot_chain chain)
 {
 	const struct vfit_boot_scratch *s = r->s;
 	unsigned int k, i;

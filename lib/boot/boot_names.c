@@ -109,7 +109,7 @@ const char *vfit_boot_why_to_string(enum vfit_boot_why w)
 	return why_text(w, false);
 }
 
-const char *vfit_boot_why_sentence(enum vfit_boot_why w)
+const char *vfit_boot_why_sentence_(enum vfit_boot_why w)
 {
 	return why_text(w, true);
 }

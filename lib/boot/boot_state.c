@@ -21,6 +21,8 @@
 
 #include "vfit/boot.h"
 
+#include "../byteorder.h"
+
 #define STATE_MAGIC "VFBS"
 #define STATE_VERSION 2u
 #define STATE_BODY 64
@@ -43,8 +45,8 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 
 	memset(out, 0, VFIT_BOOT_STATE_SIZE);
 	memcpy(out, STATE_MAGIC, 4);
-	fdt32_st(out + 4, STATE_VERSION);
-	fdt32_st(out + 8, s->seq);
+	st_be32(out + 4, STATE_VERSION);
+	st_be32(out + 8, s->seq);
 	out[12] = s->active;
 	out[13] = s->booted;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
@@ -65,7 +67,7 @@ enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 		return VFIT_STATE_SIZE;
 	if (memcmp(in, STATE_MAGIC, 4))
 		return VFIT_STATE_MAGIC;
-	if (fdt32_ld((const fdt32_t *)(in + 4)) != STATE_VERSION)
+	if (ld_be32(in + 4) != STATE_VERSION)
 		return VFIT_STATE_VERSION;
 	if (vfit_hash(VFIT_HASH_SHA256, in, STATE_BODY, sum) ||
 	    memcmp(sum, in + STATE_BODY, sizeof(sum)))
@@ -78,7 +80,7 @@ enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
 		if (in[14 + i] < VFIT_SLOT_GOOD || in[14 + i] > VFIT_SLOT_BAD)
 			return VFIT_STATE_FIELD;
-	s->seq = fdt32_ld((const fdt32_t *)(in + 8));
+	s->seq = ld_be32(in + 8);
 	s->active = in[12];
 	s->booted = in[13];
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {

@@ -11,6 +11,8 @@
 
 #include "vfit/boot_tpm.h"
 
+#include "../byteorder.h"
+
 #define TRUST_MAGIC "VFTS"
 #define TRUST_VERSION 1u
 #define OFF_STATE 8u
@@ -78,7 +80,7 @@ static bool content_ok(struct vfit_trust *t)
 {
 	unsigned int i, j;
 
-	if (memcmp(t->nv, TRUST_MAGIC, 4) || fdt32_ld((const fdt32_t *)(t->nv + 4)) != TRUST_VERSION ||
+	if (memcmp(t->nv, TRUST_MAGIC, 4) || ld_be32(t->nv + 4) != TRUST_VERSION ||
 	    !all_zero(t->nv + OFF_PAD, VFIT_TRUST_SIZE - OFF_PAD))
 		return false;
 	for (i = 0; i < VFIT_TRUST_COUNTERS; i++) {
@@ -174,7 +176,7 @@ enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
 			return refused(t, "NV_Read", VFIT_WHY_NV_CONTENT);
 	} else {
 		memcpy(t->nv, TRUST_MAGIC, 4);
-		fdt32_st(t->nv + 4, TRUST_VERSION);
+		st_be32(t->nv + 4, TRUST_VERSION);
 	}
 	if (log) {
 		r = vfit_tpm_log_init(log, log_mem, log_cap, &banks);
@@ -239,16 +241,11 @@ static int find(struct vfit_trust *t, const char *name, int *free_at)
 	return -1;
 }
 
-static uint64_t get_u64(const uint8_t *p)
-{
-	return (uint64_t)fdt32_ld((const fdt32_t *)p) << 32 | fdt32_ld((const fdt32_t *)(p + 4));
-}
-
 enum vfit_io vfit_trust_counter_read(struct vfit_trust *t, const char *name, uint64_t *value)
 {
 	int free_at, i = find(t, name, &free_at);
 
-	*value = i < 0 ? 0 : get_u64(entry(t, (unsigned int)i) + VFIT_BOOT_COUNTER_NAME);
+	*value = i < 0 ? 0 : ld_be64(entry(t, (unsigned int)i) + VFIT_BOOT_COUNTER_NAME);
 	return VFIT_IO_OK;
 }
 
@@ -266,15 +263,14 @@ enum vfit_io vfit_trust_counter_advance(struct vfit_trust *t, const char *name, 
 	}
 	e = entry(t, (unsigned int)(i < 0 ? free_at : i));
 	/* Monotonic by this code: nothing else can write the index. */
-	if (i >= 0 && value < get_u64(e + VFIT_BOOT_COUNTER_NAME)) {
+	if (i >= 0 && value < ld_be64(e + VFIT_BOOT_COUNTER_NAME)) {
 		refused(t, "counter would move backwards", VFIT_WHY_NV_WRITE);
 		return VFIT_IO_ERROR;
 	}
 	memcpy(old, t->nv, sizeof(old));
 	memset(e, 0, CTR_ENTRY);
 	memcpy(e, name, len);
-	fdt32_st(e + VFIT_BOOT_COUNTER_NAME, (uint32_t)(value >> 32));
-	fdt32_st(e + VFIT_BOOT_COUNTER_NAME + 4, (uint32_t)value);
+	st_be64(e + VFIT_BOOT_COUNTER_NAME, value);
 	return commit(t, old);
 }
 

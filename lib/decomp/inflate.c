@@ -293,7 +293,7 @@ static enum vfit_decomp_result stored(struct inflate *z)
 	s->cnt = s->pad = 0;
 	if (s->end - s->p < 4)
 		return VFIT_DECOMP_ERR_DATA;
-	n = (size_t)s->p[0] | (size_t)s->p[1] << 8;
+	n = ld_le16(s->p);
 	if ((s->p[2] ^ s->p[0]) != 0xff || (s->p[3] ^ s->p[1]) != 0xff)
 		return VFIT_DECOMP_ERR_DATA;
 	s->p += 4;

@@ -131,7 +131,7 @@ static enum vfit_decomp_result block(const uint8_t *p, size_t n, uint8_t *dst, s
 			break;   /* the last sequence has literals only */
 		if (end - p < 2)
 			return VFIT_DECOMP_ERR_DATA;
-		off = (size_t)p[0] | (size_t)p[1] << 8;
+		off = ld_le16(p);
 		p += 2;
 		if (!off || off > o)
 			return VFIT_DECOMP_ERR_DATA;

@@ -13,7 +13,7 @@
 
 #if VFIT_EC_ANY
 
-void vfit_ec_load(limb_t *x, const uint8_t *p, size_t nl)
+void vfit_ec_load_(limb_t *x, const uint8_t *p, size_t nl)
 {
 	size_t i, j;
 
@@ -27,7 +27,7 @@ void vfit_ec_load(limb_t *x, const uint8_t *p, size_t nl)
 	}
 }
 
-int vfit_ec_less(const limb_t *a, const limb_t *b, size_t nl)
+int vfit_ec_less_(const limb_t *a, const limb_t *b, size_t nl)
 {
 	while (nl-- > 0) {
 		if (a[nl] != b[nl])
@@ -36,7 +36,7 @@ int vfit_ec_less(const limb_t *a, const limb_t *b, size_t nl)
 	return 0;
 }
 
-int vfit_ec_is_zero(const limb_t *a, size_t nl)
+int vfit_ec_is_zero_(const limb_t *a, size_t nl)
 {
 	limb_t acc = 0;
 
@@ -45,7 +45,7 @@ int vfit_ec_is_zero(const limb_t *a, size_t nl)
 	return acc == 0;
 }
 
-int vfit_ec_equal(const limb_t *a, const limb_t *b, size_t nl)
+int vfit_ec_equal_(const limb_t *a, const limb_t *b, size_t nl)
 {
 	return !memcmp(a, b, nl * sizeof(limb_t));
 }
@@ -220,22 +220,22 @@ BODY void sqr_n(limb_t *r, const limb_t *a, const struct ec_mod *m, size_t nl)
 	reduce(r, t, m, nl);
 }
 
-void vfit_ec_mont(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m)
+void vfit_ec_mont_(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m)
 {
 	SIZED(mont_n, m->nl, r, a, b, m);
 }
 
-void vfit_ec_sqr(limb_t *r, const limb_t *a, const struct ec_mod *m)
+void vfit_ec_sqr_(limb_t *r, const limb_t *a, const struct ec_mod *m)
 {
 	SIZED(sqr_n, m->nl, r, a, m);
 }
 
-void vfit_ec_add(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m)
+void vfit_ec_add_(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m)
 {
 	SIZED(add_n, m->nl, r, a, b, m);
 }
 
-void vfit_ec_sub(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m)
+void vfit_ec_sub_(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m)
 {
 	SIZED(sub_n, m->nl, r, a, b, m);
 }

@@ -107,28 +107,28 @@ struct ec_curve {
 #endif
 #define EC_G_TABLE (1 << (EC_G_WINDOW - 2))
 
-extern const struct ec_curve vfit_ec_p256;
-extern const struct ec_curve vfit_ec_p384;
+extern const struct ec_curve vfit_ec_p256_;
+extern const struct ec_curve vfit_ec_p384_;
 
 /* ---- numbers and field elements (ec_field.c) ---- */
 
 /* Big-endian bytes, nl * LIMB_BYTES of them, to limbs. */
-void vfit_ec_load(limb_t *x, const uint8_t *p, size_t nl);
+void vfit_ec_load_(limb_t *x, const uint8_t *p, size_t nl);
 /* Whether a < b. */
-int vfit_ec_less(const limb_t *a, const limb_t *b, size_t nl);
-int vfit_ec_is_zero(const limb_t *a, size_t nl);
-int vfit_ec_equal(const limb_t *a, const limb_t *b, size_t nl);
+int vfit_ec_less_(const limb_t *a, const limb_t *b, size_t nl);
+int vfit_ec_is_zero_(const limb_t *a, size_t nl);
+int vfit_ec_equal_(const limb_t *a, const limb_t *b, size_t nl);
 
 /*
  * r = a * b * R^-1 mod m, fully reduced, for a < R and b < m (so a need
  * not be reduced: a digest goes in as it is).  r may be a or b.
  */
-void vfit_ec_mont(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m);
+void vfit_ec_mont_(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m);
 /* r = a^2 * R^-1 mod m for a < m; r may be a. */
-void vfit_ec_sqr(limb_t *r, const limb_t *a, const struct ec_mod *m);
+void vfit_ec_sqr_(limb_t *r, const limb_t *a, const struct ec_mod *m);
 /* r = a + b mod m and r = a - b mod m for a, b < m; r may be a or b. */
-void vfit_ec_add(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m);
-void vfit_ec_sub(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m);
+void vfit_ec_add_(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m);
+void vfit_ec_sub_(limb_t *r, const limb_t *a, const limb_t *b, const struct ec_mod *m);
 
 /* ---- points (ec_point.c) ---- */
 
@@ -141,7 +141,7 @@ struct ec_jac {
  * r = u1*G + u2*q for scalars u1, u2 < n and the affine point q (Montgomery
  * form) on the curve; r may be the point at infinity.
  */
-void vfit_ec_mul2(const struct ec_curve *c, struct ec_jac *r, const limb_t *u1,
+void vfit_ec_mul2_(const struct ec_curve *c, struct ec_jac *r, const limb_t *u1,
 		  const limb_t *u2, const limb_t *qx, const limb_t *qy);
 
 #endif

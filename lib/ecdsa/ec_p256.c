@@ -174,7 +174,7 @@ static const limb_t p256_g[EC_G_TABLE * 2 * (256 / LIMB_BITS)] = {
 #endif
 };
 
-const struct ec_curve vfit_ec_p256 = {
+const struct ec_curve vfit_ec_p256_ = {
 	.p = {
 		.m = {
 			W64(0xffffffffffffffff), W64(0x00000000ffffffff),

@@ -237,7 +237,7 @@ static const limb_t p384_g[EC_G_TABLE * 2 * (384 / LIMB_BITS)] = {
 #endif
 };
 
-const struct ec_curve vfit_ec_p384 = {
+const struct ec_curve vfit_ec_p384_ = {
 	.p = {
 		.m = {
 			W64(0x00000000ffffffff), W64(0xffffffff00000000),

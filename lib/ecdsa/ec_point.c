@@ -28,23 +28,23 @@
 
 static void fmul(const struct ec_curve *c, limb_t *r, const limb_t *a, const limb_t *b)
 {
-	vfit_ec_mont(r, a, b, &c->p);
+	vfit_ec_mont_(r, a, b, &c->p);
 }
 
 static void fsqr(const struct ec_curve *c, limb_t *r, const limb_t *a)
 {
-	vfit_ec_sqr(r, a, &c->p);
+	vfit_ec_sqr_(r, a, &c->p);
 }
 
 #if VFIT_EC_COMPACT
 static void fadd(const struct ec_curve *c, limb_t *r, const limb_t *a, const limb_t *b)
 {
-	vfit_ec_add(r, a, b, &c->p);
+	vfit_ec_add_(r, a, b, &c->p);
 }
 
 static void fsub(const struct ec_curve *c, limb_t *r, const limb_t *a, const limb_t *b)
 {
-	vfit_ec_sub(r, a, b, &c->p);
+	vfit_ec_sub_(r, a, b, &c->p);
 }
 
 static void fhalf(const struct ec_curve *c, limb_t *r, const limb_t *a)
@@ -115,7 +115,7 @@ static void jac_add(const struct ec_curve *c, struct ec_jac *r, const struct ec_
 	limb_t rr[EC_LIMBS], t[EC_LIMBS];
 	size_t nl = c->p.nl, sz = nl * sizeof(limb_t);
 
-	if (vfit_ec_is_zero(a->z, nl)) {
+	if (vfit_ec_is_zero_(a->z, nl)) {
 		memcpy(r->x, bx, sz);
 		memcpy(r->y, by, sz);
 		if (bz)
@@ -141,9 +141,9 @@ static void jac_add(const struct ec_curve *c, struct ec_jac *r, const struct ec_
 	}
 	fsub(c, h, u2, u1);
 	fsub(c, rr, s2, s1);
-	if (vfit_ec_is_zero(h, nl)) {
+	if (vfit_ec_is_zero_(h, nl)) {
 		/* Same x: a == b (double) or a == -b (infinity). */
-		if (vfit_ec_is_zero(rr, nl))
+		if (vfit_ec_is_zero_(rr, nl))
 			jac_dbl(c, r, a);
 		else
 			memset(r->z, 0, sz);
@@ -208,7 +208,7 @@ static void wnaf(int8_t *d, const limb_t *k, size_t nl, unsigned int w)
 	}
 }
 
-void vfit_ec_mul2(const struct ec_curve *c, struct ec_jac *r, const limb_t *u1,
+void vfit_ec_mul2_(const struct ec_curve *c, struct ec_jac *r, const limb_t *u1,
 		  const limb_t *u2, const limb_t *qx, const limb_t *qy)
 {
 	struct ec_jac tq[EC_Q_TABLE], q2;
@@ -230,7 +230,7 @@ void vfit_ec_mul2(const struct ec_curve *c, struct ec_jac *r, const limb_t *u1,
 	for (i = nl * LIMB_BITS + 1; i-- > 0;) {
 		int g = d1[i], q = d2[i];
 
-		if (!vfit_ec_is_zero(r->z, nl))
+		if (!vfit_ec_is_zero_(r->z, nl))
 			jac_dbl(c, r, r);
 		if (g) {
 			const limb_t *gx = c->g + (size_t)((g < 0 ? -g : g) / 2) * 2 * nl;

@@ -11,7 +11,7 @@
  *                                    x86-64 gcc -O2   Cortex-M4 gcc -Os
  *   P-256 and P-384 built                 5944              3912
  *   P-256 only (VFIT_HAVE_ECDSA_P384=0)   3912              2736
- * More than half of it is vfit_ec_mul2()'s: the eight odd multiples of Q
+ * More than half of it is vfit_ec_mul2_()'s: the eight odd multiples of Q
  * in Jacobian form and the two signed-digit strings of the scalars.
  */
 #include <string.h>
@@ -23,11 +23,11 @@ static const struct ec_curve *curve_of(enum vfit_ec_curve id)
 	switch (id) {
 #if VFIT_HAVE_ECDSA_P256
 	case VFIT_EC_P256:
-		return &vfit_ec_p256;
+		return &vfit_ec_p256_;
 #endif
 #if VFIT_HAVE_ECDSA_P384
 	case VFIT_EC_P384:
-		return &vfit_ec_p384;
+		return &vfit_ec_p384_;
 #endif
 	default:
 		return NULL;
@@ -58,8 +58,8 @@ size_t vfit_ecdsa_curve_bytes(enum vfit_ec_curve curve)
 /* x = the nl-limb number of big-endian bytes p, in Montgomery form mod m (x < R). */
 static void to_mont(limb_t *x, const uint8_t *p, const struct ec_mod *m)
 {
-	vfit_ec_load(x, p, m->nl);
-	vfit_ec_mont(x, x, m->rr, m);
+	vfit_ec_load_(x, p, m->nl);
+	vfit_ec_mont_(x, x, m->rr, m);
 }
 
 enum vfit_result vfit_ecdsa_key_load(enum vfit_ec_curve curve, const uint8_t *x, size_t xlen,
@@ -79,21 +79,21 @@ enum vfit_result vfit_ecdsa_key_load(enum vfit_ec_curve curve, const uint8_t *x,
 	nl = c->p.nl;
 	if (xlen != c->bytes || ylen != c->bytes)
 		return VFIT_ERR_KEY;
-	vfit_ec_load(xm, x, nl);
-	vfit_ec_load(ym, y, nl);
-	if (!vfit_ec_less(xm, c->p.m, nl) || !vfit_ec_less(ym, c->p.m, nl))
+	vfit_ec_load_(xm, x, nl);
+	vfit_ec_load_(ym, y, nl);
+	if (!vfit_ec_less_(xm, c->p.m, nl) || !vfit_ec_less_(ym, c->p.m, nl))
 		return VFIT_ERR_KEY;
 	/* y^2 == x^3 - 3x + b, in Montgomery form */
-	vfit_ec_mont(xm, xm, c->p.rr, &c->p);
-	vfit_ec_mont(ym, ym, c->p.rr, &c->p);
-	vfit_ec_sqr(lhs, ym, &c->p);
-	vfit_ec_sqr(rhs, xm, &c->p);
-	vfit_ec_mont(rhs, rhs, xm, &c->p);
-	vfit_ec_sub(rhs, rhs, xm, &c->p);
-	vfit_ec_sub(rhs, rhs, xm, &c->p);
-	vfit_ec_sub(rhs, rhs, xm, &c->p);
-	vfit_ec_add(rhs, rhs, c->b, &c->p);
-	if (!vfit_ec_equal(lhs, rhs, nl))
+	vfit_ec_mont_(xm, xm, c->p.rr, &c->p);
+	vfit_ec_mont_(ym, ym, c->p.rr, &c->p);
+	vfit_ec_sqr_(lhs, ym, &c->p);
+	vfit_ec_sqr_(rhs, xm, &c->p);
+	vfit_ec_mont_(rhs, rhs, xm, &c->p);
+	vfit_ec_sub_(rhs, rhs, xm, &c->p);
+	vfit_ec_sub_(rhs, rhs, xm, &c->p);
+	vfit_ec_sub_(rhs, rhs, xm, &c->p);
+	vfit_ec_add_(rhs, rhs, c->b, &c->p);
+	if (!vfit_ec_equal_(lhs, rhs, nl))
 		return VFIT_ERR_KEY;
 	memcpy(key->x, x, c->bytes);
 	memcpy(key->y, y, c->bytes);
@@ -120,31 +120,31 @@ static void inverse(const struct ec_mod *n, limb_t *w, const limb_t *s)
 #if VFIT_EC_COMPACT
 	limb_t sr[EC_LIMBS];
 
-	vfit_ec_sub(e, zero, two, n);
-	vfit_ec_mont(sr, s, n->rr, n);
+	vfit_ec_sub_(e, zero, two, n);
+	vfit_ec_mont_(sr, s, n->rr, n);
 	memcpy(w, sr, sz);
 	while (i-- > 0) {
-		vfit_ec_sqr(w, w, n);
+		vfit_ec_sqr_(w, w, n);
 		if (bit(e, i))
-			vfit_ec_mont(w, w, sr, n);
+			vfit_ec_mont_(w, w, sr, n);
 	}
 #else
 	limb_t odd[8][EC_LIMBS], s2[EC_LIMBS];
 	size_t lo, k;
 	int started = 0;
 
-	vfit_ec_sub(e, zero, two, n);
-	vfit_ec_mont(odd[0], s, n->rr, n);
-	vfit_ec_sqr(s2, odd[0], n);
+	vfit_ec_sub_(e, zero, two, n);
+	vfit_ec_mont_(odd[0], s, n->rr, n);
+	vfit_ec_sqr_(s2, odd[0], n);
 	for (k = 1; k < 8; k++)
-		vfit_ec_mont(odd[k], odd[k - 1], s2, n);
+		vfit_ec_mont_(odd[k], odd[k - 1], s2, n);
 	/* bits above i are done; the first window (at the top bit, set) sets w */
 	for (i++; i > 0; i = lo) {
 		unsigned int v = 0;
 
 		lo = i - 1;
 		if (!bit(e, lo)) {
-			vfit_ec_sqr(w, w, n);
+			vfit_ec_sqr_(w, w, n);
 			continue;
 		}
 		/* the window e[lo .. i-1]: at most 4 bits, ending in a 1 */
@@ -154,10 +154,10 @@ static void inverse(const struct ec_mod *n, limb_t *w, const limb_t *s)
 		for (k = i; k-- > lo;) {
 			v = v << 1 | (unsigned int)bit(e, k);
 			if (started)
-				vfit_ec_sqr(w, w, n);
+				vfit_ec_sqr_(w, w, n);
 		}
 		if (started)
-			vfit_ec_mont(w, w, odd[v / 2], n);
+			vfit_ec_mont_(w, w, odd[v / 2], n);
 		else
 			memcpy(w, odd[v / 2], sz);
 		started = 1;
@@ -168,7 +168,7 @@ static void inverse(const struct ec_mod *n, limb_t *w, const limb_t *s)
 /* Whether r in [1, n-1]. */
 static int in_range(const limb_t *r, const struct ec_mod *n)
 {
-	return !vfit_ec_is_zero(r, n->nl) && vfit_ec_less(r, n->m, n->nl);
+	return !vfit_ec_is_zero_(r, n->nl) && vfit_ec_less_(r, n->m, n->nl);
 }
 
 /*
@@ -181,18 +181,18 @@ static int x_matches(const struct ec_curve *c, const struct ec_jac *pt, const li
 	limb_t zz[EC_LIMBS], t[EC_LIMBS], pn[EC_LIMBS], zero[EC_LIMBS] = { 0 };
 	size_t nl = c->p.nl;
 
-	vfit_ec_sqr(zz, pt->z, &c->p);
-	vfit_ec_mont(t, r, c->p.rr, &c->p);
-	vfit_ec_mont(t, t, zz, &c->p);
-	if (vfit_ec_equal(t, pt->x, nl))
+	vfit_ec_sqr_(zz, pt->z, &c->p);
+	vfit_ec_mont_(t, r, c->p.rr, &c->p);
+	vfit_ec_mont_(t, t, zz, &c->p);
+	if (vfit_ec_equal_(t, pt->x, nl))
 		return 1;
-	vfit_ec_sub(pn, zero, c->n.m, &c->p);
-	if (!vfit_ec_less(r, pn, nl))
+	vfit_ec_sub_(pn, zero, c->n.m, &c->p);
+	if (!vfit_ec_less_(r, pn, nl))
 		return 0;
-	vfit_ec_add(t, r, c->n.m, &c->p);
-	vfit_ec_mont(t, t, c->p.rr, &c->p);
-	vfit_ec_mont(t, t, zz, &c->p);
-	return vfit_ec_equal(t, pt->x, nl);
+	vfit_ec_add_(t, r, c->n.m, &c->p);
+	vfit_ec_mont_(t, t, c->p.rr, &c->p);
+	vfit_ec_mont_(t, t, zz, &c->p);
+	return vfit_ec_equal_(t, pt->x, nl);
 }
 
 enum vfit_result vfit_ecdsa_verify(const struct vfit_ecdsa_key *key, const uint8_t *digest,
@@ -216,8 +216,8 @@ enum vfit_result vfit_ecdsa_verify(const struct vfit_ecdsa_key *key, const uint8
 	nb = c->bytes;
 	if (sig_len != 2 * nb)
 		return VFIT_ERR_SIG_LENGTH;
-	vfit_ec_load(r, sig, c->n.nl);
-	vfit_ec_load(s, sig + nb, c->n.nl);
+	vfit_ec_load_(r, sig, c->n.nl);
+	vfit_ec_load_(s, sig + nb, c->n.nl);
 	if (!in_range(r, &c->n) || !in_range(s, &c->n))
 		return VFIT_ERR_SIG_RANGE;
 	/*
@@ -229,21 +229,21 @@ enum vfit_result vfit_ecdsa_verify(const struct vfit_ecdsa_key *key, const uint8
 	if (digest_len > nb)
 		digest_len = nb;
 	memcpy(eb + nb - digest_len, digest, digest_len);
-	vfit_ec_load(e, eb, c->n.nl);
+	vfit_ec_load_(e, eb, c->n.nl);
 
 	/* u1 = e * s^-1 (in e), u2 = r * s^-1 (in s), mod n */
 	inverse(&c->n, w, s);
-	vfit_ec_mont(e, e, w, &c->n);
-	vfit_ec_mont(s, r, w, &c->n);
+	vfit_ec_mont_(e, e, w, &c->n);
+	vfit_ec_mont_(s, r, w, &c->n);
 
 	to_mont(qx, key->x, &c->p);
 	to_mont(qy, key->y, &c->p);
-	vfit_ec_mul2(c, &pt, e, s, qx, qy);
+	vfit_ec_mul2_(c, &pt, e, s, qx, qy);
 	/*
 	 * Infinity has no x.  Its Z = 0 would make any r match an X of 0
 	 * (r * 0^2), and X is whatever the last addition left.
 	 */
-	if (vfit_ec_is_zero(pt.z, c->p.nl) || !x_matches(c, &pt, r))
+	if (vfit_ec_is_zero_(pt.z, c->p.nl) || !x_matches(c, &pt, r))
 		return VFIT_ERR_SIGNATURE;
 	return VFIT_OK;
 }

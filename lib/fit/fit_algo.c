@@ -11,24 +11,24 @@
 /* Character arrays, not pointers: the table needs no relocation. */
 static const struct vfit_sig_algo algos[] = {
 #if VFIT_HAVE_RSA
-	{ "rsa2048", 2048, 256, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
-	  vfit_rsa_fit_verify },
+	{ "rsa2048", 2048, 256, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load_,
+	  vfit_rsa_fit_verify_ },
 #if VFIT_RSA_MAX_BITS >= 3072
-	{ "rsa3072", 3072, 384, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
-	  vfit_rsa_fit_verify },
+	{ "rsa3072", 3072, 384, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load_,
+	  vfit_rsa_fit_verify_ },
 #endif
 #if VFIT_RSA_MAX_BITS >= 4096
-	{ "rsa4096", 4096, 512, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load,
-	  vfit_rsa_fit_verify },
+	{ "rsa4096", 4096, 512, VFIT_SIG_RSA, VFIT_EC_NONE, vfit_rsa_fit_load_,
+	  vfit_rsa_fit_verify_ },
 #endif
 #endif
 #if VFIT_HAVE_ECDSA_P256
-	{ "ecdsa256", 256, 64, VFIT_SIG_ECDSA, VFIT_EC_P256, vfit_ecdsa_fit_load,
-	  vfit_ecdsa_fit_verify },
+	{ "ecdsa256", 256, 64, VFIT_SIG_ECDSA, VFIT_EC_P256, vfit_ecdsa_fit_load_,
+	  vfit_ecdsa_fit_verify_ },
 #endif
 #if VFIT_HAVE_ECDSA_P384
-	{ "ecdsa384", 384, 96, VFIT_SIG_ECDSA, VFIT_EC_P384, vfit_ecdsa_fit_load,
-	  vfit_ecdsa_fit_verify },
+	{ "ecdsa384", 384, 96, VFIT_SIG_ECDSA, VFIT_EC_P384, vfit_ecdsa_fit_load_,
+	  vfit_ecdsa_fit_verify_ },
 #endif
 };
 
@@ -54,7 +54,7 @@ enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo)
 	const struct vfit_prop v = { (const uint8_t *)s, len };
 	const char *comma;
 
-	if (!vfit_str(&v) || !(comma = strchr(s, ',')))
+	if (!vfit_str_(&v) || !(comma = strchr(s, ',')))
 		return VFIT_ERR_UNSUPPORTED;
 	algo->hash = vfit_hash_lookup(s, (size_t)(comma - s));
 	algo->sig = vfit_sig_algo_find(comma + 1, strlen(comma + 1));

@@ -15,12 +15,12 @@
 
 #include "fit_int.h"
 
-const char vfit_image_props[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
+const char vfit_image_props_[] = "data\0data-position\0data-offset\0data-size\0load\0entry\0"
 				"type\0os\0arch\0compression\0";
-const char vfit_sig_props[] = "algo\0value\0padding\0hashed-strings\0";
-const char vfit_conf_meta[] = "description\0compatible\0default\0";
+const char vfit_sig_props_[] = "algo\0value\0padding\0hashed-strings\0";
+const char vfit_conf_meta_[] = "description\0compatible\0default\0";
 
-const char *vfit_str(const struct vfit_prop *v)
+const char *vfit_str_(const struct vfit_prop *v)
 {
 	const char *s = (const char *)v->p;
 
@@ -28,15 +28,15 @@ const char *vfit_str(const struct vfit_prop *v)
 	return s && v->len > 0 && memchr(s, 0, (size_t)v->len) == s + v->len - 1 ? s : NULL;
 }
 
-const char *vfit_prop_str(const void *fdt, int node, const char *name)
+const char *vfit_prop_str_(const void *fdt, int node, const char *name)
 {
 	struct vfit_prop v;
 
 	v.p = fdt_getprop(fdt, node, name, &v.len);
-	return vfit_str(&v);
+	return vfit_str_(&v);
 }
 
-int vfit_index(const char *name, const char *list)
+int vfit_index_(const char *name, const char *list)
 {
 	int i;
 
@@ -46,7 +46,7 @@ int vfit_index(const char *name, const char *list)
 	return -1;
 }
 
-void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *v,
+void vfit_props_(const void *fdt, int node, const char *names, struct vfit_prop *v,
 		unsigned int n)
 {
 	const char *name;
@@ -58,7 +58,7 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 		val = fdt_getprop_by_offset(fdt, prop, &name, &len);
 		if (!val)
 			continue;
-		i = vfit_index(name, names);
+		i = vfit_index_(name, names);
 		if (i >= 0 && (unsigned int)i < n && !v[i].p) {
 			v[i].p = val;
 			v[i].len = len;
@@ -66,7 +66,7 @@ void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *
 	}
 }
 
-bool vfit_name_prefix(const void *fdt, int node, const char *prefix)
+bool vfit_name_prefix_(const void *fdt, int node, const char *prefix)
 {
 	const char *name = fdt_get_name(fdt, node, NULL);
 
@@ -111,7 +111,7 @@ enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *n
  */
 static bool name_ok(const void *fdt, const uint8_t *prop)
 {
-	uint32_t off = fdt32_ld((const fdt32_t *)(prop + 8)), size = fdt_size_dt_strings(fdt);
+	uint32_t off = ld_be32(prop + 8), size = fdt_size_dt_strings(fdt);
 	uint32_t room = size > off ? size - off : 0;
 
 	return room && memchr((const char *)fdt + fdt_off_dt_strings(fdt) + off, 0,
@@ -151,7 +151,7 @@ static enum vfit_result fit_node(const char *name, int nlen, int depth, unsigned
  * with fit_rules, the FIT rules, keeping per depth only the path length:
  * constant work per tag.
  */
-enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
+enum vfit_result vfit_fdt_walk_(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
 			       struct vfit_diag *diag)
 {
 	const uint8_t *st;
@@ -217,17 +217,17 @@ enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsi
 	}
 }
 
-enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
+enum vfit_result vfit_fit_top_(const void *fit, size_t len, unsigned int flags,
 			      struct vfit_diag *diag, int top[2])
 {
 	static const char *const names[] = { "images", "configurations" };
 	int tlen;
-	enum vfit_result r = vfit_fdt_walk(fit, len, true, flags, diag);
+	enum vfit_result r = vfit_fdt_walk_(fit, len, true, flags, diag);
 
 	if (r)
 		return r;
 	vfit_diag_set(diag, 0, "description");
-	if (!fdt_getprop(fit, 0, vfit_conf_meta, NULL))
+	if (!fdt_getprop(fit, 0, vfit_conf_meta_, NULL))
 		return VFIT_ERR_MISSING;
 	vfit_diag_set(diag, 0, "timestamp");
 	if (!fdt_getprop(fit, 0, "timestamp", &tlen))
@@ -246,7 +246,7 @@ enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
 
 enum vfit_result vfit_fdt_check(const void *fdt, size_t len, struct vfit_diag *diag)
 {
-	return vfit_fdt_walk(fdt, len, false, 0, diag);
+	return vfit_fdt_walk_(fdt, len, false, 0, diag);
 }
 
 enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
@@ -254,5 +254,5 @@ enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
 {
 	int top[2];
 
-	return vfit_fit_top(fit, len, flags, diag, top);
+	return vfit_fit_top_(fit, len, flags, diag, top);
 }

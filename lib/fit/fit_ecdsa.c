@@ -24,14 +24,14 @@ enum kprop { K_CURVE, K_X, K_Y, NK };
  * malformed (vfit_key_load() has already sent a key without algo whose
  * curve is another row's away as VFIT_ERR_KEY_ALGO).
  */
-enum vfit_result vfit_ecdsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key)
+enum vfit_result vfit_ecdsa_fit_load_(const void *ctl, int node, struct vfit_pubkey *key)
 {
 	enum vfit_ec_curve curve = (enum vfit_ec_curve)key->algo->curve;
 	struct vfit_prop v[NK];
 	const char *name;
 
-	vfit_props(ctl, node, kprops, v, NK);
-	name = vfit_str(&v[K_CURVE]);
+	vfit_props_(ctl, node, kprops, v, NK);
+	name = vfit_str_(&v[K_CURVE]);
 	if (!name || vfit_ecdsa_curve(name) != curve || !v[K_X].p || !v[K_Y].p)
 		return VFIT_ERR_KEY;
 	return vfit_ecdsa_key_load(curve, v[K_X].p, (size_t)v[K_X].len, v[K_Y].p,
@@ -43,7 +43,7 @@ enum vfit_result vfit_ecdsa_fit_load(const void *ctl, int node, struct vfit_pubk
  * the digest is truncated (SHA-384 and SHA-512 on P-256) or taken whole
  * (SHA-1, SHA-256 on P-384) as the standard says.
  */
-enum vfit_result vfit_ecdsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
+enum vfit_result vfit_ecdsa_fit_verify_(const struct vfit_pubkey *key, enum vfit_hash h,
 				       enum vfit_padding pad, const uint8_t *digest,
 				       const uint8_t *sig, size_t sig_len)
 {

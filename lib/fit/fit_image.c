@@ -16,7 +16,7 @@ static enum vfit_result cell(const struct vfit_prop *v, uint32_t *out)
 		return VFIT_ERR_MISSING;
 	if (v->len != 4)
 		return VFIT_ERR_FORMAT;
-	*out = fdt32_ld((const fdt32_t *)v->p);
+	*out = ld_be32(v->p);
 	return *out >> 31 ? VFIT_ERR_DATA : VFIT_OK;
 }
 
@@ -25,7 +25,7 @@ static enum vfit_result addr(const struct vfit_prop *v, uint64_t *out, bool *pre
 {
 	*present = v->p != NULL;
 	if (v->len == 4)
-		*out = fdt32_ld((const fdt32_t *)v->p);
+		*out = ld_be32(v->p);
 	else if (v->len == 8)
 		*out = fdt64_ld((const fdt64_t *)v->p);
 	else if (v->p)
@@ -81,12 +81,12 @@ static enum vfit_result locate(struct vfit_ctx *c, struct vfit_image *img,
 	return VFIT_OK;
 }
 
-enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img)
+enum vfit_result vfit_image_locate_(struct vfit_ctx *c, struct vfit_image *img)
 {
 	struct vfit_prop v[NP];
 	enum vfit_result r;
 
-	vfit_props(c->fit, img->node, vfit_image_props, v, NP);
+	vfit_props_(c->fit, img->node, vfit_image_props_, v, NP);
 	r = locate(c, img, v);
 	if (r)
 		return r;
@@ -96,10 +96,10 @@ enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img)
 	vfit_at_prop(c, "entry");
 	if (addr(&v[P_ENTRY], &img->entry, &img->has_entry))
 		return VFIT_ERR_FORMAT;
-	img->type = vfit_str(&v[P_TYPE]);
-	img->os = vfit_str(&v[P_OS]);
-	img->arch = vfit_str(&v[P_ARCH]);
-	img->compression = vfit_str(&v[P_COMP]);
+	img->type = vfit_str_(&v[P_TYPE]);
+	img->os = vfit_str_(&v[P_OS]);
+	img->arch = vfit_str_(&v[P_ARCH]);
+	img->compression = vfit_str_(&v[P_COMP]);
 	return VFIT_OK;
 }
 
@@ -111,18 +111,18 @@ static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *i
 	struct vfit_prop v[2];
 	const char *algo;
 
-	vfit_props(c->fit, node, vfit_sig_props, v, 2);
+	vfit_props_(c->fit, node, vfit_sig_props_, v, 2);
 	vfit_at(c, node, "algo", false);
 	if (!v[0].p)
 		return VFIT_ERR_MISSING;
-	algo = vfit_str(&v[0]);
+	algo = vfit_str_(&v[0]);
 	*h = algo ? vfit_hash_lookup(algo, (size_t)v[0].len - 1) : VFIT_HASH_INVALID;
 	/*
 	 * SHA-224 exists for the vector tests; U-Boot has no such hash node.
 	 * (vfit_hash_lookup() yields built-in hashes only: VFIT_HAVE_* tests
 	 * let a build without one drop its comparison.)
 	 */
-	if ((VFIT_HAVE_SHA224 && *h == VFIT_HASH_SHA224) || vfit_digest(c, img->node, *h, NULL, &digest))
+	if ((VFIT_HAVE_SHA224 && *h == VFIT_HASH_SHA224) || vfit_digest_(c, img->node, *h, NULL, &digest))
 		return VFIT_ERR_UNSUPPORTED;
 	vfit_at_prop(c, "value");
 	if (!v[1].p)
@@ -144,7 +144,7 @@ static enum vfit_result hash_node(struct vfit_ctx *c, const struct vfit_image *i
  * key covers the cipher node: otherwise the IV would be unauthenticated
  * and CBC lets whoever sets it flip any bit of the first plaintext block.
  */
-enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img)
+enum vfit_result vfit_image_verify_(struct vfit_ctx *c, const struct vfit_image *img)
 {
 	unsigned int nhashes = 0;
 	bool strong = false;
@@ -154,7 +154,7 @@ enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *
 	int node;
 
 	c->img = img;
-	r = vfit_sigs(c, img->node, VFIT_REQ_IMAGE, false);
+	r = vfit_sigs_(c, img->node, VFIT_REQ_IMAGE, false);
 	if (r)
 		return r;
 	fdt_for_each_subnode(node, c->fit, img->node) {
@@ -174,7 +174,7 @@ enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *
 			return vfit_limit(&c->at, VFIT_LIMIT_HASHES);
 		}
 		r = hash_node(c, img, node, &h);
-		vfit_record(c, VFIT_CHECK_HASH, r, node, -1);
+		vfit_record_(c, VFIT_CHECK_HASH, r, node, -1);
 		if (r)
 			return r;
 		strong |= !(VFIT_HAVE_CRC32 && h == VFIT_HASH_CRC32) &&

@@ -15,6 +15,8 @@
 #include "vfit/crypto.h"
 #include "vfit/fit.h"
 
+#include "../byteorder.h"
+
 /*
  * Payload digests of the image being verified, one slot per hash
  * algorithm, so an image is hashed at most once per algorithm however its
@@ -91,7 +93,7 @@ static inline enum vfit_result vfit_limit(struct vfit_diag *d, enum vfit_limit l
 }
 
 /* Appends a check (kind, outcome, FIT node, key node or -1) to the result. */
-void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
+void vfit_record_(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
 		 int key_node);
 #else
 /* A minimal build keeps every check and leaves the reporting out. */
@@ -116,7 +118,7 @@ static inline enum vfit_result vfit_limit(struct vfit_diag *d, enum vfit_limit l
 	return VFIT_ERR_LIMIT;
 }
 
-static inline void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind,
+static inline void vfit_record_(struct vfit_ctx *c, enum vfit_check_kind kind,
 			       enum vfit_result r, int node, int key_node)
 {
 	(void)c, (void)kind, (void)r, (void)node, (void)key_node;
@@ -133,56 +135,56 @@ struct vfit_prop {
 	const uint8_t *p;
 	int len;
 };
-void vfit_props(const void *fdt, int node, const char *names, struct vfit_prop *v,
+void vfit_props_(const void *fdt, int node, const char *names, struct vfit_prop *v,
 		unsigned int n);
 /* v as exactly one NUL-terminated string, or NULL. */
-const char *vfit_str(const struct vfit_prop *v);
+const char *vfit_str_(const struct vfit_prop *v);
 /* String property name of node as exactly one string, or NULL. */
-const char *vfit_prop_str(const void *fdt, int node, const char *name);
+const char *vfit_prop_str_(const void *fdt, int node, const char *name);
 /*
  * Name lists more than one file reads (each stored once):
- * vfit_image_props, an image node's properties in the order of enum
+ * vfit_image_props_, an image node's properties in the order of enum
  * vfit_iprop, the payload properties (not signed, fit-format.md §3.4)
- * first; vfit_sig_props, a signature node's, whose first two (algo,
- * value) are also a hash node's; vfit_conf_meta (below).
+ * first; vfit_sig_props_, a signature node's, whose first two (algo,
+ * value) are also a hash node's; vfit_conf_meta_ (below).
  */
-extern const char vfit_image_props[];
+extern const char vfit_image_props_[];
 enum vfit_iprop { P_DATA, P_POS, P_OFF, P_SIZE, P_LOAD, P_ENTRY, P_TYPE, P_OS, P_ARCH, P_COMP, NP };
-extern const char vfit_sig_props[];
+extern const char vfit_sig_props_[];
 enum vfit_sprop { S_ALGO, S_VALUE, S_PADDING, S_STRINGS, NS };
 /* A configuration's properties that name no image; the first alone is "description". */
-extern const char vfit_conf_meta[];
+extern const char vfit_conf_meta_[];
 
 /* The index of name in list (NUL-separated names, ended by an empty one), or -1. */
-int vfit_index(const char *name, const char *list);
+int vfit_index_(const char *name, const char *list);
 /* Whether name is one of such a list. */
 static inline bool vfit_in(const char *name, const char *list)
 {
-	return vfit_index(name, list) >= 0;
+	return vfit_index_(name, list) >= 0;
 }
 /* Whether node's name starts with prefix. */
-bool vfit_name_prefix(const void *fdt, int node, const char *prefix);
+bool vfit_name_prefix_(const void *fdt, int node, const char *prefix);
 
 /* The index of s in refs->name[], or -1. */
-int vfit_ref_index(const struct vfit_conf_refs *refs, const char *s);
+int vfit_ref_index_(const struct vfit_conf_refs *refs, const char *s);
 
 /*
  * Structure walk of fit-format.md §6.2 / §7 on fdt[0..len).  fit_rules
  * adds the FIT rules (the 256 MiB cap, no '@' unless VFIT_FIT_ALLOW_AT in
  * flags, no '/', depth and path limits, FDT_END last).
  */
-enum vfit_result vfit_fdt_walk(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
+enum vfit_result vfit_fdt_walk_(const void *fdt, size_t len, bool fit_rules, unsigned int flags,
 			       struct vfit_diag *diag);
 
 /*
  * vfit_fit_check() that also finds /images (top[0]) and /configurations
  * (top[1], or -1) in the same pass over the root's children.
  */
-enum vfit_result vfit_fit_top(const void *fit, size_t len, unsigned int flags,
+enum vfit_result vfit_fit_top_(const void *fit, size_t len, unsigned int flags,
 			      struct vfit_diag *diag, int top[2]);
 
 /* vfit_conf_digest() feeding the message through update (a backend's). */
-enum vfit_result vfit_conf_digest_with(const void *fit, const struct vfit_node_list *list,
+enum vfit_result vfit_conf_digest_with_(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, struct vfit_hash_ctx *ctx,
 				       void (*update)(struct vfit_hash_ctx *, const void *, size_t));
 
@@ -192,7 +194,7 @@ enum vfit_result vfit_conf_digest_with(const void *fit, const struct vfit_node_l
  * struct vfit_digests), else the configuration message of fit-format.md
  * §3.4 for signature node `node` with hashed-strings hs.
  */
-enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
+enum vfit_result vfit_digest_(struct vfit_ctx *c, int node, enum vfit_hash h,
 			     const struct vfit_prop *hs, const uint8_t **digest);
 
 /*
@@ -201,30 +203,30 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
  * any = one of them suffices.  VFIT_REQ_NONE checks image signatures with
  * every key for the record only, as U-Boot does.
  */
-enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any);
+enum vfit_result vfit_sigs_(struct vfit_ctx *c, int node, enum vfit_required role, bool any);
 
 /* Image data location with the bounds of fit-format.md §2.6 / §6.5, and image checks (§6.4). */
-enum vfit_result vfit_image_locate(struct vfit_ctx *c, struct vfit_image *img);
-enum vfit_result vfit_image_verify(struct vfit_ctx *c, const struct vfit_image *img);
+enum vfit_result vfit_image_locate_(struct vfit_ctx *c, struct vfit_image *img);
+enum vfit_result vfit_image_verify_(struct vfit_ctx *c, const struct vfit_image *img);
 
 /* vfit_control_check() that also hands out /signature (or -1): one lookup, not two. */
-enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag *diag,
+enum vfit_result vfit_control_keys_(const void *ctl, size_t len, struct vfit_diag *diag,
 				   int *keys);
 
 /* vfit_key_load() for an algo the caller has already parsed into a. */
-enum vfit_result vfit_key_load_algo(const void *ctl, int key_node, const char *algo,
+enum vfit_result vfit_key_load_algo_(const void *ctl, int key_node, const char *algo,
 				    int algo_len, const struct vfit_algo *a,
 				    struct vfit_pubkey *key);
 
 /* The RSA row's key loader and verifier (lib/fit/fit_rsa.c). */
-enum vfit_result vfit_rsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key);
-enum vfit_result vfit_rsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
+enum vfit_result vfit_rsa_fit_load_(const void *ctl, int node, struct vfit_pubkey *key);
+enum vfit_result vfit_rsa_fit_verify_(const struct vfit_pubkey *key, enum vfit_hash h,
 				     enum vfit_padding pad, const uint8_t *digest,
 				     const uint8_t *sig, size_t sig_len);
 
 /* The ECDSA rows' key loader and verifier (lib/fit/fit_ecdsa.c). */
-enum vfit_result vfit_ecdsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key);
-enum vfit_result vfit_ecdsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
+enum vfit_result vfit_ecdsa_fit_load_(const void *ctl, int node, struct vfit_pubkey *key);
+enum vfit_result vfit_ecdsa_fit_verify_(const struct vfit_pubkey *key, enum vfit_hash h,
 				       enum vfit_padding pad, const uint8_t *digest,
 				       const uint8_t *sig, size_t sig_len);
 

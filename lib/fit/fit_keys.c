@@ -34,12 +34,12 @@ static int policy(const void *ctl, int node, const char *name, const char *ok)
 	v.p = fdt_getprop(ctl, node, name, &v.len);
 	if (!v.p)
 		return -1;
-	s = vfit_str(&v);
-	i = s ? vfit_index(s, ok) : -1;
+	s = vfit_str_(&v);
+	i = s ? vfit_index_(s, ok) : -1;
 	return i < 0 ? -2 : i;
 }
 
-enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag *diag,
+enum vfit_result vfit_control_keys_(const void *ctl, size_t len, struct vfit_diag *diag,
 				   int *keys_out)
 {
 	static const char *const top[] = { "signature" };
@@ -47,7 +47,7 @@ enum vfit_result vfit_control_keys(const void *ctl, size_t len, struct vfit_diag
 	int keys, key, i;
 
 	*keys_out = -1;
-	if (vfit_fdt_walk(ctl, len, false, 0, diag))
+	if (vfit_fdt_walk_(ctl, len, false, 0, diag))
 		return VFIT_ERR_CONTROL;
 	vfit_diag_set(diag, 0, NULL);
 	if (vfit_subnodes(ctl, 0, top, 1, &keys, diag))
@@ -77,7 +77,7 @@ enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_dia
 {
 	int keys;
 
-	return vfit_control_keys(ctl, len, diag, &keys);
+	return vfit_control_keys_(ctl, len, diag, &keys);
 }
 
 enum vfit_required vfit_key_required(const void *ctl, int key_node)
@@ -90,7 +90,7 @@ enum vfit_required vfit_key_required(const void *ctl, int key_node)
 
 const char *vfit_key_name(const void *ctl, int key_node)
 {
-	const char *hint = vfit_prop_str(ctl, key_node, "key-name-hint");
+	const char *hint = vfit_prop_str_(ctl, key_node, "key-name-hint");
 
 	return hint ? hint : fdt_get_name(ctl, key_node, NULL);
 }
@@ -104,7 +104,7 @@ const char *vfit_key_name(const void *ctl, int key_node)
  */
 static enum vfit_result nameless(const void *ctl, int key_node, const struct vfit_algo *a)
 {
-	const char *curve = vfit_prop_str(ctl, key_node, "ecdsa,curve");
+	const char *curve = vfit_prop_str_(ctl, key_node, "ecdsa,curve");
 
 	if (!curve)
 		return VFIT_ERR_KEY;
@@ -146,7 +146,7 @@ static enum vfit_result serves(const void *ctl, int key_node, const char *algo, 
 	       VFIT_ERR_KEY_ALGO;
 }
 
-enum vfit_result vfit_key_load_algo(const void *ctl, int key_node, const char *algo,
+enum vfit_result vfit_key_load_algo_(const void *ctl, int key_node, const char *algo,
 				    int algo_len, const struct vfit_algo *a,
 				    struct vfit_pubkey *key)
 {
@@ -164,5 +164,5 @@ enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, 
 	struct vfit_algo a;
 	enum vfit_result r = vfit_algo_parse(algo, algo_len, &a);
 
-	return r ? r : vfit_key_load_algo(ctl, key_node, algo, algo_len, &a, key);
+	return r ? r : vfit_key_load_algo_(ctl, key_node, algo, algo_len, &a, key);
 }

@@ -25,7 +25,7 @@ static enum vfit_result add(struct vfit_node_list *list, int node, struct vfit_d
 	return VFIT_OK;
 }
 
-int vfit_ref_index(const struct vfit_conf_refs *refs, const char *s)
+int vfit_ref_index_(const struct vfit_conf_refs *refs, const char *s)
 {
 	unsigned int i;
 
@@ -46,13 +46,13 @@ enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs
 		val = fdt_getprop_by_offset(fit, prop, &name, &len);
 		if (!val)
 			return VFIT_ERR_FORMAT;
-		if (vfit_in(name, vfit_conf_meta))
+		if (vfit_in(name, vfit_conf_meta_))
 			continue;
 		/* Not a string list (no final NUL): names nothing, as in HEAD. */
 		if (len < 1 || val[len - 1])
 			continue;
 		for (s = val; s < val + len; s += strlen(s) + 1) {
-			if (!*s || vfit_ref_index(refs, s) >= 0)
+			if (!*s || vfit_ref_index_(refs, s) >= 0)
 				continue;
 			if (refs->n == VFIT_MAX_CONF_REFS) {
 				vfit_diag_set(diag, conf, name);
@@ -182,7 +182,7 @@ static bool skip_to(const void *fit, const struct vfit_node_list *list, const in
 			return hop;
 		*next = (int)e;
 		hop = true;
-		if (fdt32_ld((const fdt32_t *)(st + e)) != FDT_BEGIN_NODE)
+		if (ld_be32(st + e) != FDT_BEGIN_NODE)
 			return true;
 		off = (int)e;
 	}
@@ -248,7 +248,7 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 				if (!fdt_getprop_by_offset(fit, off, &name, NULL))
 					return VFIT_ERR_FORMAT;
 				/* The payload properties are not signed (fit-format.md §3.4). */
-				incl = (unsigned int)vfit_index(name, vfit_image_props) > P_SIZE;
+				incl = (unsigned int)vfit_index_(name, vfit_image_props_) > P_SIZE;
 			}
 			break;
 		case FDT_NOP:
@@ -299,7 +299,7 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
 	return walk(fit, list, strings_len, NULL, ctx, vfit_hash_update);
 }
 
-enum vfit_result vfit_conf_digest_with(const void *fit, const struct vfit_node_list *list,
+enum vfit_result vfit_conf_digest_with_(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, struct vfit_hash_ctx *ctx,
 				       void (*update)(struct vfit_hash_ctx *, const void *, size_t))
 {

@@ -9,7 +9,7 @@
 #include "fit_int.h"
 
 #if VFIT_REPORT
-void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
+void vfit_record_(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result r, int node,
 		 int key_node)
 {
 	struct vfit_verify_result *res = c->res;
@@ -26,8 +26,8 @@ void vfit_record(struct vfit_ctx *c, enum vfit_check_kind kind, enum vfit_result
 	k->result = r;
 	k->node = node;
 	k->key_node = key_node;
-	k->algo = vfit_prop_str(c->fit, node, "algo");
+	k->algo = vfit_prop_str_(c->fit, node, "algo");
 	k->key_name = key_node >= 0 ? vfit_key_name(c->ctl, key_node) :
-		      kind == VFIT_CHECK_HASH ? NULL : vfit_prop_str(c->fit, node, "key-name-hint");
+		      kind == VFIT_CHECK_HASH ? NULL : vfit_prop_str_(c->fit, node, "key-name-hint");
 }
 #endif

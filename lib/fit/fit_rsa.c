@@ -28,22 +28,22 @@ static const uint8_t *sized(const struct vfit_prop *v, int len)
  * refused, never read in a laxer way.  The exponent alone may be absent
  * (keys written before U-Boot stored it), meaning 65537 as in U-Boot.
  */
-enum vfit_result vfit_rsa_fit_load(const void *ctl, int node, struct vfit_pubkey *key)
+enum vfit_result vfit_rsa_fit_load_(const void *ctl, int node, struct vfit_pubkey *key)
 {
 	struct vfit_rsa_key *k = &key->u.rsa;
 	uint32_t bits = key->algo->key_bits;
 	struct vfit_prop v[NK];
 	const uint8_t *p;
 
-	vfit_props(ctl, node, kprops, v, NK);
+	vfit_props_(ctl, node, kprops, v, NK);
 	p = sized(&v[K_BITS], 4);
-	if (!p || fdt32_ld((const fdt32_t *)p) != bits)
+	if (!p || ld_be32(p) != bits)
 		return VFIT_ERR_KEY;
 	k->num_bits = bits;
 	p = sized(&v[K_N0INV], 4);
 	if (!p)
 		return VFIT_ERR_KEY;
-	k->n0inv = fdt32_ld((const fdt32_t *)p);
+	k->n0inv = ld_be32(p);
 	k->modulus = sized(&v[K_MOD], (int)bits / 8);
 	k->rr = sized(&v[K_RR], (int)bits / 8);
 	if (!k->modulus || !k->rr || (v[K_EXP].p && v[K_EXP].len != 8))
@@ -52,7 +52,7 @@ enum vfit_result vfit_rsa_fit_load(const void *ctl, int node, struct vfit_pubkey
 	return VFIT_OK;
 }
 
-enum vfit_result vfit_rsa_fit_verify(const struct vfit_pubkey *key, enum vfit_hash h,
+enum vfit_result vfit_rsa_fit_verify_(const struct vfit_pubkey *key, enum vfit_hash h,
 				     enum vfit_padding pad, const uint8_t *digest,
 				     const uint8_t *sig, size_t sig_len)
 {

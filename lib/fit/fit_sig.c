@@ -40,7 +40,7 @@ _Static_assert(sizeof(((struct vfit_digests *)0)->d) == 214, "digest slots");
  * (one slot per algorithm, kept while node stays the same image) or the
  * configuration message of signature node `node` (kept for the last one).
  */
-enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
+enum vfit_result vfit_digest_(struct vfit_ctx *c, int node, enum vfit_hash h,
 			     const struct vfit_prop *hs, const uint8_t **digest)
 {
 	struct vfit_digests *d = &c->payload;
@@ -77,8 +77,8 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 	if (c->img)
 		c->cr->hash_update(&ctx, c->img->data, c->img->size);
 	else
-		r = vfit_conf_digest_with(c->fit, &c->list,
-					  hs->p ? fdt32_ld((const fdt32_t *)(hs->p + 4)) : 0, &ctx,
+		r = vfit_conf_digest_with_(c->fit, &c->list,
+					  hs->p ? ld_be32(hs->p + 4) : 0, &ctx,
 					  c->cr->hash_update);
 	c->cr->hash_final(&ctx, out);
 	if (r == VFIT_ERR_LIMIT)
@@ -104,8 +104,8 @@ enum vfit_result vfit_digest(struct vfit_ctx *c, int node, enum vfit_hash h,
 static enum vfit_result padding(const struct vfit_prop *v, const struct vfit_sig_algo *sig,
 				enum vfit_padding *pad)
 {
-	const char *s = vfit_str(v);
-	int i = s ? vfit_index(s, "pkcs-1.5\0pss\0") : -1;
+	const char *s = vfit_str_(v);
+	int i = s ? vfit_index_(s, "pkcs-1.5\0pss\0") : -1;
 
 	*pad = VFIT_PAD_PKCS1;
 	if (!v->p || i == 0)
@@ -127,7 +127,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	struct vfit_algo a;
 	enum vfit_result r;
 
-	vfit_props(c->fit, sig, vfit_sig_props, sp, NS);
+	vfit_props_(c->fit, sig, vfit_sig_props_, sp, NS);
 	algo = (const char *)sp[S_ALGO].p;
 	vfit_at(c, sig, "algo", false);
 	if (!algo)
@@ -140,11 +140,11 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	if (r)
 		return r;
 	vfit_at_prop(c, "value");
-	r = vfit_key_load_algo(c->ctl, key, algo, sp[S_ALGO].len, &a, &k);
+	r = vfit_key_load_algo_(c->ctl, key, algo, sp[S_ALGO].len, &a, &k);
 	if (r)
 		return r;
 	vfit_at(c, sig, c->img ? NULL : "hashed-strings", false);
-	r = vfit_digest(c, c->img ? c->img->node : sig, a.hash, &sp[S_STRINGS], &digest);
+	r = vfit_digest_(c, c->img ? c->img->node : sig, a.hash, &sp[S_STRINGS], &digest);
 	if (r)
 		return r;
 	vfit_at(c, sig, "value", false);
@@ -199,7 +199,7 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 
 	*sat = 0;
 	fdt_for_each_subnode(sig, c->fit, node) {
-		if (!vfit_name_prefix(c->fit, sig, "signature"))
+		if (!vfit_name_prefix_(c->fit, sig, "signature"))
 			continue;
 		if (++nsigs > VFIT_MAX_SIGNATURES) {
 			vfit_at(c, sig, NULL, false);
@@ -223,7 +223,7 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 			}
 			r = sig_try(c, sig, key);
 			if (enforce) {
-				vfit_record(c, c->img ? VFIT_CHECK_IMAGE_SIG : VFIT_CHECK_CONF_SIG, r,
+				vfit_record_(c, c->img ? VFIT_CHECK_IMAGE_SIG : VFIT_CHECK_CONF_SIG, r,
 					    sig, key);
 				if (r) {
 					failed(&fail[0], c, r, key, bit);
@@ -245,12 +245,12 @@ static enum vfit_result try_all(struct vfit_ctx *c, int node, enum vfit_required
 			}
 		}
 		if (!enforce)
-			vfit_record(c, VFIT_CHECK_IMAGE_SIG, seen, sig, ok);
+			vfit_record_(c, VFIT_CHECK_IMAGE_SIG, seen, sig, ok);
 	}
 	return VFIT_OK;
 }
 
-enum vfit_result vfit_sigs(struct vfit_ctx *c, int node, enum vfit_required role, bool any)
+enum vfit_result vfit_sigs_(struct vfit_ctx *c, int node, enum vfit_required role, bool any)
 {
 	struct failure fail[2], *f;
 	enum vfit_result r;

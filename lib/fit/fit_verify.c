@@ -26,7 +26,7 @@ static enum vfit_result select_conf(struct vfit_ctx *c, int confs, const char *n
 		return VFIT_ERR_NO_CONFIG;
 	vfit_at(c, confs, "default", false);
 	if (!name)
-		name = vfit_prop_str(c->fit, confs, "default");
+		name = vfit_prop_str_(c->fit, confs, "default");
 	if (!name)
 		return VFIT_ERR_NO_CONFIG;
 	c->res->conf = name;
@@ -49,7 +49,7 @@ static const char image_kinds[] = "kernel\0fdt\0ramdisk\0loadables\0fpga\0firmwa
 /* The resolved node of s, a string of one of the configuration's properties. */
 static int ref_node(const struct vfit_conf_refs *refs, const char *s)
 {
-	int i = vfit_ref_index(refs, s);
+	int i = vfit_ref_index_(refs, s);
 
 	return i < 0 ? -1 : refs->node[i];
 }
@@ -140,7 +140,7 @@ static void share(struct vfit_image *dst, const struct vfit_image *src)
 static enum vfit_result conf_setup(struct vfit_ctx *c, const char *conf_name)
 {
 	int top[2];
-	enum vfit_result r = vfit_fit_top(c->fit, c->len, 0, &c->at, top);
+	enum vfit_result r = vfit_fit_top_(c->fit, c->len, 0, &c->at, top);
 
 	if (r || (r = select_conf(c, top[1], conf_name)))
 		return r;
@@ -163,24 +163,24 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 	unsigned int i;
 
 	vfit_at(c, -1, NULL, true);
-	if (vfit_control_keys(c->ctl, ctl_len, &c->at, &c->keys))
+	if (vfit_control_keys_(c->ctl, ctl_len, &c->at, &c->keys))
 		return VFIT_ERR_CONTROL;
 	vfit_at(c, -1, NULL, false);
 	r = conf_setup(c, conf_name);
 	if (r)
 		return r;
-	mode = c->keys < 0 ? NULL : vfit_prop_str(c->ctl, c->keys, "required-mode");
-	r = vfit_sigs(c, res->conf_node, VFIT_REQ_CONF, mode && !strcmp(mode, "any"));
+	mode = c->keys < 0 ? NULL : vfit_prop_str_(c->ctl, c->keys, "required-mode");
+	r = vfit_sigs_(c, res->conf_node, VFIT_REQ_CONF, mode && !strcmp(mode, "any"));
 	if (r)
 		return r;
 	c->conf_enforced = c->required;
 	for (i = 0; i < res->nimages; i++)
-		if (first_ref(res, i) == i && (r = vfit_image_locate(c, &res->image[i])))
+		if (first_ref(res, i) == i && (r = vfit_image_locate_(c, &res->image[i])))
 			return r;
 	if ((r = no_overlap(c)))
 		return r;
 	for (i = 0; i < res->nimages; i++)
-		if (first_ref(res, i) == i && (r = vfit_image_verify(c, &res->image[i])))
+		if (first_ref(res, i) == i && (r = vfit_image_verify_(c, &res->image[i])))
 			return r;
 	/*
 	 * Enforced: a required key verified the configuration, or required

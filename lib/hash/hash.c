@@ -102,11 +102,11 @@ bool vfit_hash_have_accel(enum vfit_hash algo)
 #ifdef VFIT_SHA_ACCEL
 	switch (algo) {
 	case VFIT_HASH_SHA1:
-		return VFIT_HAVE_SHA1 && vfit_sha_accel_ok();
+		return VFIT_HAVE_SHA1 && vfit_sha_accel_ok_();
 	case VFIT_HASH_SHA224:
-		return VFIT_HAVE_SHA224 && vfit_sha_accel_ok();
+		return VFIT_HAVE_SHA224 && vfit_sha_accel_ok_();
 	case VFIT_HASH_SHA256:
-		return VFIT_HAVE_SHA256 && vfit_sha_accel_ok();
+		return VFIT_HAVE_SHA256 && vfit_sha_accel_ok_();
 	default:
 		return false;
 	}

@@ -103,12 +103,12 @@ static inline void md_final(void *st, md_blocks_fn fn, uint8_t *buf, size_t bs,
 #if defined(VFIT_SHA_X86) || defined(VFIT_SHA_ARM)
 #define VFIT_SHA_ACCEL 1
 /* Whether this CPU runs the accelerated SHA-1/SHA-256 block functions. */
-int vfit_sha_accel_ok(void);
-void vfit_sha1_blocks_accel(void *st, const uint8_t *p, size_t nblocks);
-void vfit_sha256_blocks_accel(void *st, const uint8_t *p, size_t nblocks);
+int vfit_sha_accel_ok_(void);
+void vfit_sha1_blocks_accel_(void *st, const uint8_t *p, size_t nblocks);
+void vfit_sha256_blocks_accel_(void *st, const uint8_t *p, size_t nblocks);
 #endif
 
-extern const uint32_t vfit_sha256_k[64];
+extern const uint32_t vfit_sha256_k_[64];
 
 /*
  * Path selection for SHA-1/SHA-256 contexts (their `accel` field).  An
@@ -129,7 +129,7 @@ static inline int accel_init(enum vfit_impl impl)
 	if (impl == VFIT_IMPL_AUTO)
 		return ACCEL_LATER;
 	if (impl == VFIT_IMPL_ACCEL)
-		return vfit_sha_accel_ok() ? ACCEL_YES : -1;
+		return vfit_sha_accel_ok_() ? ACCEL_YES : -1;
 	return ACCEL_NO;
 #else
 	return impl == VFIT_IMPL_ACCEL ? -1 : ACCEL_NO;
@@ -141,7 +141,7 @@ static inline int accel_use(uint8_t *accel, uint64_t total)
 {
 #ifdef VFIT_SHA_ACCEL
 	if (*accel == ACCEL_LATER && total >= ACCEL_MIN_LEN)
-		*accel = vfit_sha_accel_ok() ? ACCEL_YES : ACCEL_NO;
+		*accel = vfit_sha_accel_ok_() ? ACCEL_YES : ACCEL_NO;
 	return *accel == ACCEL_YES;
 #else
 	(void)accel;

@@ -128,7 +128,7 @@ static md_blocks_fn sha1_fn(struct vfit_sha1_ctx *c, size_t n)
 {
 #ifdef VFIT_SHA_ACCEL
 	if (accel_use(&c->accel, c->len + n))
-		return vfit_sha1_blocks_accel;
+		return vfit_sha1_blocks_accel_;
 #else
 	(void)c;
 	(void)n;

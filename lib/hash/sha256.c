@@ -45,7 +45,7 @@ static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
 		v = s + 64;
 		memcpy(v, h, 8 * sizeof(*v));
 		for (t = 0; t < 64; t++) {
-			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + vfit_sha256_k[t] + w[t];
+			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + vfit_sha256_k_[t] + w[t];
 			t2 = BS0(v[0]) + MAJ(v[0], v[1], v[2]);
 			v--;
 			v[4] += t1;
@@ -59,13 +59,13 @@ static void sha256_blocks(void *st, const uint8_t *p, size_t nblocks)
 #else
 
 /*
- * Round t of a 16-round group starting at vfit_sha256_k[j]; W(t) yields W[j + t].
+ * Round t of a 16-round group starting at vfit_sha256_k_[j]; W(t) yields W[j + t].
  * Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the
  * next round's b ^ c (the names shift by one), so bc carries it over and
  * Maj costs three operations.
  */
 #define RND(a, b, c, d, e, f, g, h, t, W) do {				\
-	uint32_t t1_ = h + BS1(e) + CH(e, f, g) + vfit_sha256_k[j + (t)] + W(t);	\
+	uint32_t t1_ = h + BS1(e) + CH(e, f, g) + vfit_sha256_k_[j + (t)] + W(t);	\
 	uint32_t ab_ = a ^ b;						\
 	d += t1_;							\
 	h = t1_ + BS0(a) + (b ^ (ab_ & bc));				\
@@ -172,7 +172,7 @@ static md_blocks_fn sha256_fn(struct vfit_sha256_ctx *c, size_t n)
 {
 #ifdef VFIT_SHA_ACCEL
 	if (accel_use(&c->accel, c->len + n))
-		return vfit_sha256_blocks_accel;
+		return vfit_sha256_blocks_accel_;
 #else
 	(void)c;
 	(void)n;

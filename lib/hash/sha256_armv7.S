@@ -99,7 +99,7 @@ vfit_sha256_blocks_armv7:
 	str	r0, [sp, #ST]
 	str	r2, [sp, #NB]
 .Lblock:
-	ldr	r3, =vfit_sha256_k
+	ldr	r3, =vfit_sha256_k_
 	mov	r12, sp
 	vld1.8	{q0-q1}, [r1]!
 	vld1.8	{q2-q3}, [r1]!

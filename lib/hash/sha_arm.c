@@ -13,7 +13,7 @@
 
 #include <arm_neon.h>
 
-int vfit_sha_accel_ok(void)
+int vfit_sha_accel_ok_(void)
 {
 	return 1;
 }
@@ -33,7 +33,7 @@ static inline uint32x4_t load_be(const uint8_t *p)
  * + s1(W[t-2])), computed in the register that held W[t-16..t-13].
  */
 #define QR(i, m0) do {							\
-	uint32x4_t wk_ = vaddq_u32(m0, vld1q_u32(&vfit_sha256_k[4 * (i)])); \
+	uint32x4_t wk_ = vaddq_u32(m0, vld1q_u32(&vfit_sha256_k_[4 * (i)])); \
 	uint32x4_t abcd_ = abcd;					\
 	abcd = vsha256hq_u32(abcd, efgh, wk_);				\
 	efgh = vsha256h2q_u32(efgh, abcd_, wk_);			\
@@ -43,7 +43,7 @@ static inline uint32x4_t load_be(const uint8_t *p)
 	m0 = vsha256su1q_u32(vsha256su0q_u32(m0, m1), m2, m3);		\
 } while (0)
 
-void vfit_sha256_blocks_accel(void *st, const uint8_t *p, size_t nblocks)
+void vfit_sha256_blocks_accel_(void *st, const uint8_t *p, size_t nblocks)
 {
 	uint32_t *h = st;
 	uint32x4_t abcd = vld1q_u32(h), efgh = vld1q_u32(h + 4);
@@ -99,7 +99,7 @@ void vfit_sha256_blocks_accel(void *st, const uint8_t *p, size_t nblocks)
 	m0 = vsha1su1q_u32(vsha1su0q_u32(m0, m1, m2), m3);		\
 } while (0)
 
-void vfit_sha1_blocks_accel(void *st, const uint8_t *p, size_t nblocks)
+void vfit_sha1_blocks_accel_(void *st, const uint8_t *p, size_t nblocks)
 {
 	uint32_t *h = st;
 	uint32x4_t abcd = vld1q_u32(h), abcd0, m0, m1, m2, m3;

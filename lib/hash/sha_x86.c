@@ -3,7 +3,7 @@
  * SHA-1 and SHA-256 block functions on the x86 SHA extensions (SHA-NI).
  * The functions carry their own target attribute, so the file builds with
  * the project's ordinary flags; callers use them only after
- * vfit_sha_accel_ok() saw the instructions in CPUID.  On other
+ * vfit_sha_accel_ok_() saw the instructions in CPUID.  On other
  * architectures this file compiles to nothing.
  */
 #include "vfit/hash.h"
@@ -22,7 +22,7 @@
  * uses.  Asked afresh every time, as the library keeps no global state;
  * callers ask only for long messages (see accel_use()).
  */
-int vfit_sha_accel_ok(void)
+int vfit_sha_accel_ok_(void)
 {
 	unsigned int a, b, c, d;
 
@@ -47,7 +47,7 @@ int vfit_sha_accel_ok(void)
  * computed).  m0..m3 hold W in a rotating window of four words each.
  */
 #define RNDS4(m, i) do {						\
-	msg = _mm_add_epi32(m, _mm_loadu_si128((const __m128i *)&vfit_sha256_k[4 * (i)])); \
+	msg = _mm_add_epi32(m, _mm_loadu_si128((const __m128i *)&vfit_sha256_k_[4 * (i)])); \
 	cdgh = _mm_sha256rnds2_epu32(cdgh, abef, msg);			\
 	msg = _mm_shuffle_epi32(msg, 0x0e);				\
 	abef = _mm_sha256rnds2_epu32(abef, cdgh, msg);			\
@@ -65,7 +65,7 @@ int vfit_sha_accel_ok(void)
 	SCHED1(m3, m0);							\
 } while (0)
 
-TARGET void vfit_sha256_blocks_accel(void *st, const uint8_t *p, size_t nblocks)
+TARGET void vfit_sha256_blocks_accel_(void *st, const uint8_t *p, size_t nblocks)
 {
 	uint32_t *h = st;
 	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
@@ -147,7 +147,7 @@ TARGET void vfit_sha256_blocks_accel(void *st, const uint8_t *p, size_t nblocks)
 	prev2 = _mm_xor_si128(prev2, cur);				\
 } while (0)
 
-TARGET void vfit_sha1_blocks_accel(void *st, const uint8_t *p, size_t nblocks)
+TARGET void vfit_sha1_blocks_accel_(void *st, const uint8_t *p, size_t nblocks)
 {
 	uint32_t *h = st;
 	const __m128i bswap = _mm_set_epi64x(0x0001020304050607ULL, 0x08090a0b0c0d0e0fULL);

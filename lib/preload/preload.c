@@ -11,10 +11,7 @@
 
 #include "vfit/preload.h"
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
+#include "../byteorder.h"
 
 /* One DER tag-length header at *p (definite, minimal length); the contents' length. */
 static bool der_item(const uint8_t **p, const uint8_t *end, uint8_t tag, size_t *len)
@@ -32,7 +29,7 @@ static bool der_item(const uint8_t **p, const uint8_t *end, uint8_t tag, size_t 
 	} else if (n == 0x82) {
 		if (end - q < 2 || *q == 0 || (q[0] == 0 && q[1] < 0x80))
 			return false;
-		n = (size_t)q[0] << 8 | q[1];
+		n = ld_be16(q);
 		q += 2;
 		if (n < 0x100)
 			return false;
@@ -87,7 +84,7 @@ static void r_squared(const uint8_t *n_be, size_t bytes, uint8_t *rr_be)
 	uint32_t carry, borrow, top;
 
 	for (i = 0; i < limbs; i++)
-		n[i] = be32(n_be + bytes - 4 * (i + 1));
+		n[i] = ld_be32(n_be + bytes - 4 * (i + 1));
 	/* r = 2^k - n: the two's complement of n in k bits. */
 	for (i = 0, borrow = 0; i < limbs; i++) {
 		t = (uint64_t)0 - n[i] - borrow;
@@ -116,14 +113,8 @@ static void r_squared(const uint8_t *n_be, size_t bytes, uint8_t *rr_be)
 			}
 		}
 	}
-	for (i = 0; i < limbs; i++) {
-		uint8_t *o = rr_be + bytes - 4 * (i + 1);
-
-		o[0] = (uint8_t)(r[i] >> 24);
-		o[1] = (uint8_t)(r[i] >> 16);
-		o[2] = (uint8_t)(r[i] >> 8);
-		o[3] = (uint8_t)r[i];
-	}
+	for (i = 0; i < limbs; i++)
+		st_be32(rr_be + bytes - 4 * (i + 1), r[i]);
 }
 
 static enum vfit_result rsa_key(struct vfit_preload_key *key, unsigned int bits,
@@ -144,7 +135,7 @@ static enum vfit_result rsa_key(struct vfit_preload_key *key, unsigned int bits,
 	key->rsa_key.exponent = 0;
 	for (i = 0; i < e_len; i++)
 		key->rsa_key.exponent = key->rsa_key.exponent << 8 | e[i];
-	key->rsa_key.n0inv = n0_inverse(be32(n + n_len - 4));
+	key->rsa_key.n0inv = n0_inverse(ld_be32(n + n_len - 4));
 	r_squared(n, n_len, key->rr);
 	key->rsa_key.modulus = key->n;
 	key->rsa_key.rr = key->rr;
@@ -309,16 +300,16 @@ enum vfit_result vfit_preload_check(const struct vfit_preload_key *key, const ui
 	memset(res, 0, sizeof(*res));
 	if (!key || (!buf && len))
 		return fail(res, NULL, VFIT_ERR_PARAM);
-	if (len < VFIT_PRELOAD_HDR || be32(buf) != VFIT_PRELOAD_MAGIC) {
+	if (len < VFIT_PRELOAD_HDR || ld_be32(buf) != VFIT_PRELOAD_MAGIC) {
 		res->image_len = len;
 		return key->mandatory ? fail(res, "magic", VFIT_ERR_NO_SIGNATURE)
 				      : (res->result = VFIT_OK);
 	}
 	res->present = true;
-	res->version = be32(buf + 4);
-	res->header_size = be32(buf + 8);
-	res->image_size = be32(buf + 12);
-	res->offset_img_sig = be32(buf + 16);
+	res->version = ld_be32(buf + 4);
+	res->header_size = ld_be32(buf + 8);
+	res->image_size = ld_be32(buf + 12);
+	res->offset_img_sig = ld_be32(buf + 16);
 	if (res->version != 1)
 		return fail(res, "version", VFIT_ERR_FORMAT);
 	if (res->header_size > len)
@@ -329,9 +320,9 @@ enum vfit_result vfit_preload_check(const struct vfit_preload_key *key, const ui
 		return fail(res, "image_size", VFIT_ERR_TRUNCATED);
 	if (res->offset_img_sig != VFIT_PRELOAD_HDR + sig)
 		return fail(res, "offset_img_sig", VFIT_ERR_FORMAT);
-	if (be32(buf + 20))
+	if (ld_be32(buf + 20))
 		return fail(res, "flags", VFIT_ERR_FORMAT);
-	if (be32(buf + 24) || be32(buf + 28))
+	if (ld_be32(buf + 24) || ld_be32(buf + 28))
 		return fail(res, "reserved", VFIT_ERR_FORMAT);
 	for (i = VFIT_PRELOAD_HDR + 2 * sig; i < res->header_size; i++)
 		if (buf[i])

@@ -14,23 +14,23 @@ void vfit_tpm_init(struct vfit_tpm *tpm, const struct vfit_tpm_transport *tr)
 	tpm->commands = 0;
 }
 
-void tpm_cmd_begin(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions, uint32_t cc)
+void vfit_tpm_cmd_begin_(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions, uint32_t cc)
 {
 	w->buf = tpm->buf;
 	w->cap = sizeof(tpm->buf);
 	w->len = 0;
 	w->bad = 0;
 	wr_u16(w, sessions ? TPM_ST_SESSIONS : TPM_ST_NO_SESSIONS);
-	wr_u32(w, 0);                   /* commandSize, set by tpm_exchange */
+	wr_u32(w, 0);                   /* commandSize, set by vfit_tpm_exchange_ */
 	wr_u32(w, cc);
 }
 
-int tpm_auth_ok(const struct vfit_tpm_auth *a)
+int vfit_tpm_auth_ok_(const struct vfit_tpm_auth *a)
 {
 	return a && a->password_len <= VFIT_TPM_MAX_PASSWORD && (a->password || !a->password_len);
 }
 
-void tpm_cmd_auth(struct tpm_wr *w, const struct vfit_tpm_auth *a)
+void vfit_tpm_cmd_auth_(struct tpm_wr *w, const struct vfit_tpm_auth *a)
 {
 	/* authorizationSize, then TPMS_AUTH_COMMAND: handle, empty nonce, attributes, password */
 	wr_u32(w, 4u + 2u + 1u + 2u + a->password_len);
@@ -55,7 +55,7 @@ static enum vfit_tpm_result transport(struct vfit_tpm *tpm, size_t cmd_len, size
 	return VFIT_TPM_ERR_TRANSPORT;
 }
 
-enum vfit_tpm_result tpm_exchange(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions,
+enum vfit_tpm_result vfit_tpm_exchange_(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions,
 				  struct tpm_rd *params)
 {
 	struct tpm_rd r;
@@ -71,10 +71,7 @@ enum vfit_tpm_result tpm_exchange(struct vfit_tpm *tpm, struct tpm_wr *w, int se
 	/* No command here exceeds the buffer (the largest, an NV_Write chunk, is ~560 bytes). */
 	if (w->bad)
 		return VFIT_TPM_ERR_SPACE;
-	w->buf[2] = (uint8_t)(w->len >> 24);
-	w->buf[3] = (uint8_t)(w->len >> 16);
-	w->buf[4] = (uint8_t)(w->len >> 8);
-	w->buf[5] = (uint8_t)w->len;
+	st_be32(w->buf + 2, (uint32_t)w->len);
 	res = transport(tpm, w->len, &len);
 	if (res != VFIT_TPM_OK)
 		return res;

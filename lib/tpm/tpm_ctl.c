@@ -8,9 +8,9 @@ enum vfit_tpm_result vfit_tpm_startup_clear(struct vfit_tpm *tpm)
 	struct tpm_rd p;
 	enum vfit_tpm_result r;
 
-	tpm_cmd_begin(tpm, &w, 0, TPM_CC_Startup);
+	vfit_tpm_cmd_begin_(tpm, &w, 0, TPM_CC_Startup);
 	wr_u16(&w, 0x0000);             /* TPM_SU_CLEAR */
-	r = tpm_exchange(tpm, &w, 0, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 0, &p);
 	if (r == VFIT_TPM_ERR_RC && tpm->rc == VFIT_TPM_RC_INITIALIZE)
 		return VFIT_TPM_ERR_INITIALIZED;
 	return r == VFIT_TPM_OK ? rd_end(&p) : r;
@@ -24,11 +24,11 @@ static enum vfit_tpm_result get_capability(struct vfit_tpm *tpm, uint32_t cap, u
 	enum vfit_tpm_result r;
 	uint8_t more;
 
-	tpm_cmd_begin(tpm, &w, 0, TPM_CC_GetCapability);
+	vfit_tpm_cmd_begin_(tpm, &w, 0, TPM_CC_GetCapability);
 	wr_u32(&w, cap);
 	wr_u32(&w, property);
 	wr_u32(&w, count);
-	r = tpm_exchange(tpm, &w, 0, p);
+	r = vfit_tpm_exchange_(tpm, &w, 0, p);
 	if (r != VFIT_TPM_OK)
 		return r;
 	more = rd_u8(p);
@@ -130,9 +130,9 @@ enum vfit_tpm_result vfit_tpm_get_random(struct vfit_tpm *tpm, void *out, size_t
 		uint16_t ask = len > VFIT_TPM_MAX_DIGEST ? VFIT_TPM_MAX_DIGEST : (uint16_t)len;
 		uint16_t got;
 
-		tpm_cmd_begin(tpm, &w, 0, TPM_CC_GetRandom);
+		vfit_tpm_cmd_begin_(tpm, &w, 0, TPM_CC_GetRandom);
 		wr_u16(&w, ask);
-		r = tpm_exchange(tpm, &w, 0, &p);
+		r = vfit_tpm_exchange_(tpm, &w, 0, &p);
 		if (r != VFIT_TPM_OK)
 			return r;
 		bytes = rd_tpm2b(&p, ask, &got);
@@ -153,13 +153,13 @@ enum vfit_tpm_result vfit_tpm_hierarchy_control(struct vfit_tpm *tpm, const stru
 	struct tpm_rd p;
 	enum vfit_tpm_result r;
 
-	if (!tpm || !tpm_auth_ok(auth) || (state != 0 && state != 1))
+	if (!tpm || !vfit_tpm_auth_ok_(auth) || (state != 0 && state != 1))
 		return VFIT_TPM_ERR_PARAM;
-	tpm_cmd_begin(tpm, &w, 1, TPM_CC_HierarchyControl);
+	vfit_tpm_cmd_begin_(tpm, &w, 1, TPM_CC_HierarchyControl);
 	wr_u32(&w, auth->handle);
-	tpm_cmd_auth(&w, auth);
+	vfit_tpm_cmd_auth_(&w, auth);
 	wr_u32(&w, enable);
 	wr_u8(&w, (uint8_t)state);
-	r = tpm_exchange(tpm, &w, 1, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 1, &p);
 	return r == VFIT_TPM_OK ? rd_end(&p) : r;
 }

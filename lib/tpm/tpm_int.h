@@ -14,6 +14,8 @@
 
 #include "vfit/tpm.h"
 
+#include "../byteorder.h"
+
 #define TPM_ST_RSP_COMMAND 0x00C4u      /* TPM 1.2 tag a TPM 2.0 answers a bad tag with */
 #define TPM_ST_NO_SESSIONS 0x8001u
 #define TPM_ST_SESSIONS    0x8002u
@@ -73,15 +75,17 @@ static inline void wr_u8(struct tpm_wr *w, uint8_t v)
 
 static inline void wr_u16(struct tpm_wr *w, uint16_t v)
 {
-	uint8_t b[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t b[2];
 
+	st_be16(b, v);
 	wr_bytes(w, b, 2);
 }
 
 static inline void wr_u32(struct tpm_wr *w, uint32_t v)
 {
-	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t b[4];
 
+	st_be32(b, v);
 	wr_bytes(w, b, 4);
 }
 
@@ -110,14 +114,14 @@ static inline uint16_t rd_u16(struct tpm_rd *r)
 {
 	const uint8_t *p = rd_bytes(r, 2);
 
-	return p ? (uint16_t)(p[0] << 8 | p[1]) : 0;
+	return p ? ld_be16(p) : 0;
 }
 
 static inline uint32_t rd_u32(struct tpm_rd *r)
 {
 	const uint8_t *p = rd_bytes(r, 4);
 
-	return p ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3] : 0;
+	return p ? ld_be32(p) : 0;
 }
 
 /* A TPM2B: its size (at most max, else bad) and bytes. */
@@ -134,10 +138,10 @@ static inline const uint8_t *rd_tpm2b(struct tpm_rd *r, size_t max, uint16_t *si
 	return rd_bytes(r, n);
 }
 
-/* Starts a command in tpm->buf: tag, size (set by tpm_exchange), command code, handles. */
-void tpm_cmd_begin(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions, uint32_t cc);
+/* Starts a command in tpm->buf: tag, size (set by vfit_tpm_exchange_), command code, handles. */
+void vfit_tpm_cmd_begin_(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions, uint32_t cc);
 /* The authorization area of one password session. */
-void tpm_cmd_auth(struct tpm_wr *w, const struct vfit_tpm_auth *a);
+void vfit_tpm_cmd_auth_(struct tpm_wr *w, const struct vfit_tpm_auth *a);
 
 /*
  * Sends the command in w, checks the response's header (tag, size,
@@ -145,7 +149,7 @@ void tpm_cmd_auth(struct tpm_wr *w, const struct vfit_tpm_auth *a);
  * password session's response; params then spans exactly the response
  * parameters.  VFIT_TPM_ERR_RC with tpm->rc for an error response.
  */
-enum vfit_tpm_result tpm_exchange(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions,
+enum vfit_tpm_result vfit_tpm_exchange_(struct vfit_tpm *tpm, struct tpm_wr *w, int sessions,
 				  struct tpm_rd *params);
 
 /* The usual end of a parse: everything read, nothing beyond. */
@@ -155,9 +159,9 @@ static inline enum vfit_tpm_result rd_end(const struct tpm_rd *r)
 }
 
 /* Whether a password fits a session (NULL only with length 0). */
-int tpm_auth_ok(const struct vfit_tpm_auth *a);
+int vfit_tpm_auth_ok_(const struct vfit_tpm_auth *a);
 
 /* Checks d: 1..VFIT_TPM_MAX_BANKS digests of known algorithms, no bank twice. */
-int tpm_digests_ok(const struct vfit_tpm_digests *d);
+int vfit_tpm_digests_ok_(const struct vfit_tpm_digests *d);
 
 #endif

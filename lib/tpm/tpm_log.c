@@ -17,18 +17,6 @@ static const uint8_t spec_id_signature[16] = "Spec ID Event03";     /* with its 
 #define SPEC_ID_HEADER 32u                  /* pcrIndex, eventType, digest[20], eventSize */
 #define SPEC_ID_FIXED  (16u + 4 + 4 + 4 + 1) /* signature, class, 4 version bytes, count, vendor size */
 
-static void put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	put_le16(p, (uint16_t)v);
-	put_le16(p + 2, (uint16_t)(v >> 16));
-}
-
 enum vfit_tpm_result vfit_tpm_log_init(struct vfit_tpm_log *log, void *mem, size_t cap,
 				       const struct vfit_tpm_banks *banks)
 {
@@ -46,17 +34,17 @@ enum vfit_tpm_result vfit_tpm_log_init(struct vfit_tpm_log *log, void *mem, size
 	if (size > cap)
 		return VFIT_TPM_ERR_SPACE;
 	memset(p, 0, size);
-	put_le32(p + 4, VFIT_TPM_EV_NO_ACTION);         /* pcrIndex 0, digest zero */
-	put_le32(p + 28, (uint32_t)event);
+	st_le32(p + 4, VFIT_TPM_EV_NO_ACTION);         /* pcrIndex 0, digest zero */
+	st_le32(p + 28, (uint32_t)event);
 	p += SPEC_ID_HEADER;
 	memcpy(p, spec_id_signature, 16);               /* platformClass 0: client */
 	p[21] = 2;                                      /* specVersionMinor 0, Major 2, */
 	p[22] = 2;                                      /* specErrata 2 (PFP 1.05) */
 	p[23] = (uint8_t)(sizeof(size_t) / 4);          /* uintnSize: 1 UINT32, 2 UINT64 */
-	put_le32(p + 24, banks->count);
+	st_le32(p + 24, banks->count);
 	for (i = 0; i < banks->count; i++) {
-		put_le16(p + 28 + 4 * i, banks->alg[i]);
-		put_le16(p + 30 + 4 * i, (uint16_t)vfit_tpm_alg_digest_size(banks->alg[i]));
+		st_le16(p + 28 + 4 * i, banks->alg[i]);
+		st_le16(p + 30 + 4 * i, (uint16_t)vfit_tpm_alg_digest_size(banks->alg[i]));
 	}                                               /* vendorInfoSize 0 */
 	log->base = mem;
 	log->cap = cap;
@@ -88,7 +76,7 @@ static size_t entry_size(const struct vfit_tpm_log *log, uint32_t pcr, const str
 	*why = VFIT_TPM_ERR_PARAM;
 	if (!log || !log->base || log->len > log->cap || !log->bank_count ||
 	    log->bank_count > VFIT_TPM_MAX_BANKS || pcr >= VFIT_TPM_PCR_COUNT ||
-	    (!event && event_len) || !tpm_digests_ok(d))
+	    (!event && event_len) || !vfit_tpm_digests_ok_(d))
 		return 0;
 	*why = VFIT_TPM_ERR_LOG;
 	if (d->count != log->bank_count)
@@ -114,18 +102,18 @@ enum vfit_tpm_result vfit_tpm_log_append(struct vfit_tpm_log *log, uint32_t pcr,
 	if (!entry_size(log, pcr, d, event, event_len, &why))
 		return why;
 	p = log->base + log->len;
-	put_le32(p, pcr);
-	put_le32(p + 4, type);
-	put_le32(p + 8, log->bank_count);
+	st_le32(p, pcr);
+	st_le32(p + 4, type);
+	st_le32(p + 8, log->bank_count);
 	p += 12;
 	for (i = 0; i < log->bank_count; i++) {
 		size_t n = vfit_tpm_alg_digest_size(log->alg[i]);
 
-		put_le16(p, log->alg[i]);
+		st_le16(p, log->alg[i]);
 		memcpy(p + 2, d->d[find_digest(d, log->alg[i])].digest, n);
 		p += 2 + n;
 	}
-	put_le32(p, (uint32_t)event_len);
+	st_le32(p, (uint32_t)event_len);
 	if (event_len)
 		memcpy(p + 4, event, event_len);
 	log->len = (size_t)(p + 4 + event_len - log->base);

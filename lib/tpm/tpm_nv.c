@@ -32,9 +32,9 @@ enum vfit_tpm_result vfit_tpm_nv_read_public(struct vfit_tpm *tpm, uint32_t inde
 
 	if (!tpm || !out || !is_nv_index(index))
 		return VFIT_TPM_ERR_PARAM;
-	tpm_cmd_begin(tpm, &w, 0, TPM_CC_NV_ReadPublic);
+	vfit_tpm_cmd_begin_(tpm, &w, 0, TPM_CC_NV_ReadPublic);
 	wr_u32(&w, index);
-	r = tpm_exchange(tpm, &w, 0, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 0, &p);
 	if (r != VFIT_TPM_OK)
 		return r;
 	b = rd_tpm2b(&p, p.left, &size);        /* TPM2B_NV_PUBLIC: its size must be its contents' */
@@ -56,7 +56,7 @@ enum vfit_tpm_result vfit_tpm_nv_read_public(struct vfit_tpm *tpm, uint32_t inde
 		return VFIT_TPM_ERR_MALFORMED;
 	/* The Name is nameAlg || H(public area): its algorithm and size agree with the area. */
 	dsize = vfit_tpm_alg_digest_size(pub.name_alg);
-	if (nsize < 2 || (uint16_t)(name[0] << 8 | name[1]) != pub.name_alg ||
+	if (nsize < 2 || ld_be16(name) != pub.name_alg ||
 	    (dsize && nsize != 2 + dsize))
 		return VFIT_TPM_ERR_MALFORMED;
 	*out = pub;
@@ -71,17 +71,17 @@ enum vfit_tpm_result vfit_tpm_nv_define_space(struct vfit_tpm *tpm, const struct
 	struct tpm_rd p;
 	enum vfit_tpm_result r;
 
-	if (!tpm || !tpm_auth_ok(auth) || !pub || !is_nv_index(pub->index) ||
+	if (!tpm || !vfit_tpm_auth_ok_(auth) || !pub || !is_nv_index(pub->index) ||
 	    pub->auth_policy_size > VFIT_TPM_MAX_DIGEST || index_auth_len > VFIT_TPM_MAX_PASSWORD ||
 	    (!index_auth && index_auth_len))
 		return VFIT_TPM_ERR_PARAM;
-	tpm_cmd_begin(tpm, &w, 1, TPM_CC_NV_DefineSpace);
+	vfit_tpm_cmd_begin_(tpm, &w, 1, TPM_CC_NV_DefineSpace);
 	wr_u32(&w, auth->handle);
-	tpm_cmd_auth(&w, auth);
+	vfit_tpm_cmd_auth_(&w, auth);
 	wr_u16(&w, (uint16_t)index_auth_len);
 	wr_bytes(&w, index_auth, index_auth_len);
 	wr_nv_public(&w, pub);
-	r = tpm_exchange(tpm, &w, 1, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 1, &p);
 	return r == VFIT_TPM_OK ? rd_end(&p) : r;
 }
 
@@ -89,12 +89,12 @@ enum vfit_tpm_result vfit_tpm_nv_define_space(struct vfit_tpm *tpm, const struct
 static int nv_begin(struct vfit_tpm *tpm, struct tpm_wr *w, uint32_t cc,
 		    const struct vfit_tpm_auth *auth, uint32_t index)
 {
-	if (!tpm || !tpm_auth_ok(auth) || !is_nv_index(index))
+	if (!tpm || !vfit_tpm_auth_ok_(auth) || !is_nv_index(index))
 		return 0;
-	tpm_cmd_begin(tpm, w, 1, cc);
+	vfit_tpm_cmd_begin_(tpm, w, 1, cc);
 	wr_u32(w, auth->handle);
 	wr_u32(w, index);
-	tpm_cmd_auth(w, auth);
+	vfit_tpm_cmd_auth_(w, auth);
 	return 1;
 }
 
@@ -108,7 +108,7 @@ static enum vfit_tpm_result nv_simple(struct vfit_tpm *tpm, uint32_t cc,
 
 	if (!nv_begin(tpm, &w, cc, auth, index))
 		return VFIT_TPM_ERR_PARAM;
-	r = tpm_exchange(tpm, &w, 1, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 1, &p);
 	return r == VFIT_TPM_OK ? rd_end(&p) : r;
 }
 
@@ -153,7 +153,7 @@ static enum vfit_tpm_result nv_chunk(struct vfit_tpm *tpm, const struct vfit_tpm
 	if (wr)
 		wr_bytes(&w, wr, n);
 	wr_u16(&w, offset);
-	r = tpm_exchange(tpm, &w, 1, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 1, &p);
 	if (r != VFIT_TPM_OK)
 		return r;
 	if (!wr)

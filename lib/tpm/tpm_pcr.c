@@ -14,7 +14,7 @@ size_t vfit_tpm_alg_digest_size(uint16_t alg)
 	return 0;
 }
 
-int tpm_digests_ok(const struct vfit_tpm_digests *d)
+int vfit_tpm_digests_ok_(const struct vfit_tpm_digests *d)
 {
 	uint32_t i, j;
 
@@ -38,17 +38,17 @@ enum vfit_tpm_result vfit_tpm_pcr_extend(struct vfit_tpm *tpm, uint32_t pcr, con
 	enum vfit_tpm_result r;
 	uint32_t i;
 
-	if (!tpm || pcr >= VFIT_TPM_PCR_COUNT || !tpm_digests_ok(d))
+	if (!tpm || pcr >= VFIT_TPM_PCR_COUNT || !vfit_tpm_digests_ok_(d))
 		return VFIT_TPM_ERR_PARAM;
-	tpm_cmd_begin(tpm, &w, 1, TPM_CC_PCR_Extend);
+	vfit_tpm_cmd_begin_(tpm, &w, 1, TPM_CC_PCR_Extend);
 	wr_u32(&w, pcr);                        /* the PCR handle is its number */
-	tpm_cmd_auth(&w, &empty);
+	vfit_tpm_cmd_auth_(&w, &empty);
 	wr_u32(&w, d->count);                   /* TPML_DIGEST_VALUES */
 	for (i = 0; i < d->count; i++) {
 		wr_u16(&w, d->d[i].alg);
 		wr_bytes(&w, d->d[i].digest, vfit_tpm_alg_digest_size(d->d[i].alg));
 	}
-	r = tpm_exchange(tpm, &w, 1, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 1, &p);
 	return r == VFIT_TPM_OK ? rd_end(&p) : r;
 }
 
@@ -64,13 +64,13 @@ enum vfit_tpm_result vfit_tpm_pcr_read(struct vfit_tpm *tpm, uint32_t pcr, uint1
 
 	if (!tpm || !out || pcr >= VFIT_TPM_PCR_COUNT || !dsize)
 		return VFIT_TPM_ERR_PARAM;
-	tpm_cmd_begin(tpm, &w, 0, TPM_CC_PCR_Read);
+	vfit_tpm_cmd_begin_(tpm, &w, 0, TPM_CC_PCR_Read);
 	wr_u32(&w, 1);                          /* TPML_PCR_SELECTION of one bank, one PCR */
 	wr_u16(&w, alg);
 	wr_u8(&w, 3);
 	for (k = 0; k < 3; k++)
 		wr_u8(&w, (uint8_t)(k == pcr / 8 ? 1u << (pcr % 8) : 0));
-	r = tpm_exchange(tpm, &w, 0, &p);
+	r = vfit_tpm_exchange_(tpm, &w, 0, &p);
 	if (r != VFIT_TPM_OK)
 		return r;
 	counter = rd_u32(&p);

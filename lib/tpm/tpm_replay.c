@@ -15,7 +15,7 @@ static uint16_t rd_le16(struct tpm_rd *r)
 {
 	const uint8_t *p = rd_bytes(r, 2);
 
-	return p ? (uint16_t)(p[0] | p[1] << 8) : 0;
+	return p ? ld_le16(p) : 0;
 }
 
 static uint32_t rd_le32(struct tpm_rd *r)

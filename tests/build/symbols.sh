@@ -34,13 +34,20 @@ done
 is "every API symbol is declared in include/vfit/" "" "$undeclared"
 # The internals are in the archive, local.
 comm -23 "$T/int" "$T/api" >"$T/internal"
+# One prefix for every global of lib/, and internals marked as libfdt marks
+# them (a trailing underscore): a firmware that compiles lib/ through lib.mk
+# or CMake links every object as it is, so nothing else may be global.
+is "every global of lib/ is vfit_-prefixed; every internal one ends in _" "" \
+	"$(grep -v '^vfit_[A-Za-z0-9_]*_$' "$T/internal" | tr '\n' ' ')"
+is "no API symbol ends in _ (the internals' mark)" "" \
+	"$(grep '_$' "$T/api" | tr '\n' ' ')"
 n_int=$(wc -l <"$T/internal")
 nm --defined-only "$BUILD/libvfit.a" | awk 'NF == 3 && $2 ~ /^[tTdDrRbB]$/ { print $3 }' |
 	sort -u >"$T/all"
 is "every internal function of libvfit-int.a is in libvfit.a, local" "$n_int" \
 	"$(comm -12 "$T/internal" "$T/all" | wc -l)"
-is "internal functions exist (vfit_sigs, vfit_boot_walk, vfit_ec_add ...)" 3 \
-	"$(grep -cxE 'vfit_sigs|vfit_boot_walk|vfit_ec_add' "$T/internal")"
+is "internal functions exist (vfit_sigs_, vfit_boot_walk_, vfit_ec_add_ ...)" 3 \
+	"$(grep -cxE 'vfit_sigs_|vfit_boot_walk_|vfit_ec_add_' "$T/internal")"
 echo "exported: $(wc -l <"$T/exported"), internal (local): $n_int"
 # The host libraries need nothing else of lib/: the tool links the installed archive.
 nm -u "$BUILD/libvfit-host.a" "$BUILD/libvfit-sim.a" | awk '$2 ~ /^vfit_/ { print $2 }' |

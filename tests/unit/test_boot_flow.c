@@ -76,20 +76,20 @@ static void test_line(void)
 	struct vfit_line l;
 	unsigned int i;
 
-	vfit_line_init(&l);
-	vfit_line_hex(&l, 0);
-	vfit_line_str(&l, " ");
-	vfit_line_hex(&l, 0x80080000u);
-	vfit_line_str(&l, " ");
-	vfit_line_hex(&l, 0x123456789abcull);
-	vfit_line_str(&l, " ");
-	vfit_line_u32(&l, 4294967295u);
-	vfit_line_str(&l, " ");
-	vfit_line_u32(&l, 0);
+	vfit_line_init_(&l);
+	vfit_line_hex_(&l, 0);
+	vfit_line_str_(&l, " ");
+	vfit_line_hex_(&l, 0x80080000u);
+	vfit_line_str_(&l, " ");
+	vfit_line_hex_(&l, 0x123456789abcull);
+	vfit_line_str_(&l, " ");
+	vfit_line_u32_(&l, 4294967295u);
+	vfit_line_str_(&l, " ");
+	vfit_line_u32_(&l, 0);
 	CHECK(!strcmp(l.s, "00000000 80080000 123456789abc 4294967295 0"), "line: '%s'", l.s);
-	vfit_line_init(&l);
+	vfit_line_init_(&l);
 	for (i = 0; i < 100; i++)
-		vfit_line_str(&l, "0123456789");
+		vfit_line_str_(&l, "0123456789");
 	CHECK(l.n == sizeof(l.s) - 1 && strlen(l.s) == l.n, "line truncates at its end");
 }
 
@@ -118,21 +118,21 @@ static void test_ranges(uint8_t *ram)
 
 	dev_layout(&layout, &region, ram);
 	vfit_boot_report_init(&rep, NULL, 0);
-	vfit_boot_ranges_reset(&r);
-	vfit_ev_init(&why, VFIT_EV_FAIL, VFIT_CHAIN_A, 0);
-	CHECK(vfit_boot_reserve(&r, RAM_BASE, 0x1000, "a", &why), "first range");
-	CHECK(vfit_boot_reserve(&r, RAM_BASE + 0x1000, 0x1000, "b", &why), "adjacent range");
-	CHECK(!vfit_boot_reserve(&r, RAM_BASE + 0xfff, 2, "c", &why), "straddling range refused");
+	vfit_boot_ranges_reset_(&r);
+	vfit_ev_init_(&why, VFIT_EV_FAIL, VFIT_CHAIN_A, 0);
+	CHECK(vfit_boot_reserve_(&r, RAM_BASE, 0x1000, "a", &why), "first range");
+	CHECK(vfit_boot_reserve_(&r, RAM_BASE + 0x1000, 0x1000, "b", &why), "adjacent range");
+	CHECK(!vfit_boot_reserve_(&r, RAM_BASE + 0xfff, 2, "c", &why), "straddling range refused");
 	why_text(&why, text);
 	CHECK(strstr(text, "overlaps a [80000000..80001000)") != NULL, "reason: %s", text);
-	vfit_ev_init(&why, VFIT_EV_FAIL, VFIT_CHAIN_A, 0);
-	CHECK(!vfit_boot_reserve(&r, LOADER_ADDR + LOADER_SIZE - 1, 1, "d", &why), "loader fenced");
+	vfit_ev_init_(&why, VFIT_EV_FAIL, VFIT_CHAIN_A, 0);
+	CHECK(!vfit_boot_reserve_(&r, LOADER_ADDR + LOADER_SIZE - 1, 1, "d", &why), "loader fenced");
 	why_text(&why, text);
 	CHECK(strstr(text, "overlaps loader") != NULL, "reason: %s", text);
-	CHECK(!vfit_boot_reserve(&r, RAM_BASE - 1, 2, "e", &why), "below RAM refused");
-	CHECK(!vfit_boot_reserve(&r, RAM_BASE + RAM_SIZE - 1, 2, "f", &why), "past RAM refused");
-	CHECK(!vfit_boot_reserve(&r, UINT64_MAX - 1, 4, "g", &why), "wrap-around refused");
-	CHECK(vfit_boot_reserve(&r, RAM_BASE + 0x500, 0, "h", &why), "empty range is no range");
+	CHECK(!vfit_boot_reserve_(&r, RAM_BASE - 1, 2, "e", &why), "below RAM refused");
+	CHECK(!vfit_boot_reserve_(&r, RAM_BASE + RAM_SIZE - 1, 2, "f", &why), "past RAM refused");
+	CHECK(!vfit_boot_reserve_(&r, UINT64_MAX - 1, 4, "g", &why), "wrap-around refused");
+	CHECK(vfit_boot_reserve_(&r, RAM_BASE + 0x500, 0, "h", &why), "empty range is no range");
 }
 
 /* A control DTB with key-dev (required conf) and key-recovery (not required). */
@@ -168,7 +168,7 @@ static void test_keyviews(void)
 	int n;
 
 	make_rom(rom, sizeof(rom));
-	CHECK(!vfit_boot_keyview(view, sizeof(view), rom, VFIT_VIEW_BUILT_IN, &len), "built-in");
+	CHECK(!vfit_boot_keyview_(view, sizeof(view), rom, VFIT_VIEW_BUILT_IN, &len), "built-in");
 	CHECK(fdt_path_offset(view, "/signature/key-dev") >= 0 &&
 	      fdt_path_offset(view, "/signature/key-recovery") < 0,
 	      "built-in view: vendor key, no recovery key");
@@ -176,17 +176,17 @@ static void test_keyviews(void)
 	CHECK(n >= 0 && fdt_getprop(view, n, "rsa,modulus", NULL) != NULL, "properties copied");
 	CHECK(prop_str(view, "/signature", "required-mode") &&
 	      !strcmp(prop_str(view, "/signature", "required-mode"), "all"), "policy kept");
-	CHECK(!vfit_boot_keyview(view, sizeof(view), rom, VFIT_VIEW_RECOVERY, &len), "recovery");
+	CHECK(!vfit_boot_keyview_(view, sizeof(view), rom, VFIT_VIEW_RECOVERY, &len), "recovery");
 	CHECK(fdt_path_offset(view, "/signature/key-dev") < 0 &&
 	      prop_str(view, "/signature/key-recovery", "required") &&
 	      !strcmp(prop_str(view, "/signature/key-recovery", "required"), "conf"),
 	      "recovery view: recovery key alone, required");
-	CHECK(!vfit_boot_keyview(view, sizeof(view), rom, VFIT_VIEW_USER, &len), "user");
+	CHECK(!vfit_boot_keyview_(view, sizeof(view), rom, VFIT_VIEW_USER, &len), "user");
 	CHECK(!strcmp(prop_str(view, "/signature", "required-mode"), "any") &&
 	      !strcmp(prop_str(view, "/signature/key-dev", "required"), "conf"),
 	      "user view: every key required, any one suffices");
-	CHECK(vfit_boot_keyview(view, 64, rom, VFIT_VIEW_BUILT_IN, &len), "tiny buffer refused");
-	CHECK(vfit_boot_key_count(rom) == 2, "key count");
+	CHECK(vfit_boot_keyview_(view, 64, rom, VFIT_VIEW_BUILT_IN, &len), "tiny buffer refused");
+	CHECK(vfit_boot_key_count_(rom) == 2, "key count");
 }
 
 /* ---- the flow ---------------------------------------------------------------- */

@@ -50,12 +50,12 @@ struct tcurve {
 /* The curves built in (VFIT_HAVE_ECDSA_*), then an end mark. */
 static const struct tcurve tcurves[] = {
 #if VFIT_HAVE_ECDSA_P256
-	{ VFIT_EC_P256, "prime256v1", "P-256", NID_X9_62_prime256v1, &vfit_ec_p256,
+	{ VFIT_EC_P256, "prime256v1", "P-256", NID_X9_62_prime256v1, &vfit_ec_p256_,
 	  "ecdsa_secp256r1_sha256_p1363_test.json", "SHA-256",
 	  "d7325d7646cd60d80a92738ceb345f844cffaf35841022cab176f692de8de1d7", 5 },
 #endif
 #if VFIT_HAVE_ECDSA_P384
-	{ VFIT_EC_P384, "secp384r1", "P-384", NID_secp384r1, &vfit_ec_p384,
+	{ VFIT_EC_P384, "secp384r1", "P-384", NID_secp384r1, &vfit_ec_p384_,
 	  "ecdsa_secp384r1_sha384_p1363_test.json", "SHA-384",
 	  "2261b2bf605c22f2f3aef6338719b2c486388ad5240719a5257315969ef01ba27f0a104c89704773a81fd"
 	  "abee6ab5c78", 1 },
@@ -129,7 +129,7 @@ static void limbs_of(limb_t *x, const BIGNUM *b, size_t nl)
 	uint8_t buf[EC_LIMBS * LIMB_BYTES];
 
 	BN_bn2binpad(b, buf, (int)(nl * LIMB_BYTES));
-	vfit_ec_load(x, buf, nl);
+	vfit_ec_load_(x, buf, nl);
 }
 
 /* Everything a test needs about one curve, from OpenSSL. */
@@ -306,13 +306,13 @@ static void field_one(const struct ref *f, const struct ec_mod *m, const BIGNUM 
 
 		limbs_of(a, v[i], nl);
 		if (a_reduced) {
-			vfit_ec_sqr(r, a, m);
+			vfit_ec_sqr_(r, a, m);
 			BN_mod_mul(want, v[i], v[i], bm, f->ctx);
 			BN_mod_mul(want, want, rinv, bm, f->ctx);
 			bn_of(t, r, nl);
 			bad_sqr += BN_cmp(t, want) != 0;
 			memcpy(r2, a, sizeof(a));
-			vfit_ec_sqr(r2, r2, m);
+			vfit_ec_sqr_(r2, r2, m);
 			bad_alias += memcmp(r, r2, nl * sizeof(limb_t)) != 0;
 			ops++;
 		}
@@ -321,34 +321,34 @@ static void field_one(const struct ref *f, const struct ec_mod *m, const BIGNUM 
 				continue;
 			limbs_of(b, v[j], nl);
 			/* mont: a < R, b < m */
-			vfit_ec_mont(r, a, b, m);
+			vfit_ec_mont_(r, a, b, m);
 			BN_mul(want, v[i], v[j], f->ctx);
 			BN_mod_mul(want, want, rinv, bm, f->ctx);
 			bn_of(t, r, nl);
 			bad_mul += BN_cmp(t, want) != 0;
 			memcpy(r2, a, sizeof(a));
-			vfit_ec_mont(r2, r2, b, m);
+			vfit_ec_mont_(r2, r2, b, m);
 			bad_alias += memcmp(r, r2, nl * sizeof(limb_t)) != 0;
 			memcpy(r2, b, sizeof(b));
-			vfit_ec_mont(r2, a, r2, m);
+			vfit_ec_mont_(r2, a, r2, m);
 			bad_alias += memcmp(r, r2, nl * sizeof(limb_t)) != 0;
 			ops++;
 			if (!a_reduced)
 				continue;
-			vfit_ec_add(r, a, b, m);
+			vfit_ec_add_(r, a, b, m);
 			BN_mod_add(want, v[i], v[j], bm, f->ctx);
 			bn_of(t, r, nl);
 			bad_add += BN_cmp(t, want) != 0;
-			vfit_ec_sub(r, a, b, m);
+			vfit_ec_sub_(r, a, b, m);
 			BN_mod_sub(want, v[i], v[j], bm, f->ctx);
 			bn_of(t, r, nl);
 			bad_sub += BN_cmp(t, want) != 0;
 			memcpy(r2, a, sizeof(a));
-			vfit_ec_sub(r2, r2, b, m);
+			vfit_ec_sub_(r2, r2, b, m);
 			bad_alias += memcmp(r, r2, nl * sizeof(limb_t)) != 0;
 			memcpy(r2, b, sizeof(b));
-			vfit_ec_add(r2, a, r2, m);
-			vfit_ec_add(r, a, b, m);
+			vfit_ec_add_(r2, a, r2, m);
+			vfit_ec_add_(r, a, b, m);
 			bad_alias += memcmp(r, r2, nl * sizeof(limb_t)) != 0;
 		}
 	}
@@ -399,7 +399,7 @@ static int to_ossl(const struct ref *f, const struct ec_jac *pt, EC_POINT *out)
 	return on;
 }
 
-/* vfit_ec_mul2(u1, u2, q) == u1*G + u2*q; q affine (not infinity). */
+/* vfit_ec_mul2_(u1, u2, q) == u1*G + u2*q; q affine (not infinity). */
 static int mul2_ok(const struct ref *f, const BIGNUM *u1, const BIGNUM *u2, const EC_POINT *q)
 {
 	BIGNUM *x = BN_new(), *y = BN_new();
@@ -415,7 +415,7 @@ static int mul2_ok(const struct ref *f, const BIGNUM *u1, const BIGNUM *u2, cons
 	limbs_of(qy, y, f->nl);
 	limbs_of(l1, u1, f->nl);
 	limbs_of(l2, u2, f->nl);
-	vfit_ec_mul2(f->c, &r, l1, l2, qx, qy);
+	vfit_ec_mul2_(f->c, &r, l1, l2, qx, qy);
 	EC_POINT_mul(f->g, want, u1, q, u2, f->ctx);
 	ok = to_ossl(f, &r, got) && EC_POINT_cmp(f->g, got, want, f->ctx) == 0;
 	EC_POINT_free(want);

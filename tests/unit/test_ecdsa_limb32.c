@@ -5,17 +5,17 @@
  * library's; then every test of test_ecdsa.h on it.
  */
 #define VFIT_EC_LIMB32 1
-#define vfit_ec_load l32_ec_load
-#define vfit_ec_less l32_ec_less
-#define vfit_ec_is_zero l32_ec_is_zero
-#define vfit_ec_equal l32_ec_equal
-#define vfit_ec_mont l32_ec_mont
-#define vfit_ec_sqr l32_ec_sqr
-#define vfit_ec_add l32_ec_add
-#define vfit_ec_sub l32_ec_sub
-#define vfit_ec_mul2 l32_ec_mul2
-#define vfit_ec_p256 l32_ec_p256
-#define vfit_ec_p384 l32_ec_p384
+#define vfit_ec_load_ l32_ec_load
+#define vfit_ec_less_ l32_ec_less
+#define vfit_ec_is_zero_ l32_ec_is_zero
+#define vfit_ec_equal_ l32_ec_equal
+#define vfit_ec_mont_ l32_ec_mont
+#define vfit_ec_sqr_ l32_ec_sqr
+#define vfit_ec_add_ l32_ec_add
+#define vfit_ec_sub_ l32_ec_sub
+#define vfit_ec_mul2_ l32_ec_mul2
+#define vfit_ec_p256_ l32_ec_p256
+#define vfit_ec_p384_ l32_ec_p384
 #define vfit_ecdsa_curve l32_ecdsa_curve
 #define vfit_ecdsa_curve_bytes l32_ecdsa_curve_bytes
 #define vfit_ecdsa_key_load l32_ecdsa_key_load
