@@ -420,6 +420,28 @@ static int cmd_init(const char *dir, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The flow runs on an initialised device: a directory holding rom.dtb
+ * (init writes it last).  Anything else is a usage error that says how
+ * to make one, before the simulator reads any of it.
+ */
+static int is_device(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/rom.dtb", dir);
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		return 1;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		fprintf(stderr, "vfit: boot: %s: %s\n", dir,
+			errno == ENOENT ? "no such device directory" : "not a device directory");
+	else
+		fprintf(stderr, "vfit: boot: %s: not a device: no rom.dtb (vfit boot --device %s "
+			"init --rom DTB FIT... makes one)\n", dir, dir);
+	return 0;
+}
+
 static int cmd_dev_mode(const char *dir, int argc, char **argv)
 {
 	static struct vfit_boot_sim s;
@@ -518,6 +540,8 @@ int cmd_boot(int argc, char **argv)
 	if ((!strcmp(cmd, "boot") || !strcmp(cmd, "mark-good") || !strcmp(cmd, "status")) &&
 	    argc > 1)
 		return usage(stderr, 2);
+	if (strcmp(cmd, "provision") && !is_device(dir))
+		return 2;
 	/* --timings: measure the flow, not the simulator's page faults. */
 	if (trust) {
 		if (vfit_boot_sim_trust(&s, dir, trust, !strcmp(cmd, "provision"), timings, &e)) {
