@@ -426,8 +426,8 @@ int cmd_verify(int argc, char **argv)
 		return cli_err(json, NULL, &e);
 	}
 	if (!sp)
-		vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len, conf, flags,
-			    res);
+		res->result = vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len,
+					  conf, flags, res);
 	status = res->result ? VFIT_EXIT_REJECT : 0;
 	line[0] = 0;
 	lf = status ? fmemopen(line, sizeof(line), "w") : NULL;
