@@ -520,8 +520,10 @@ int cmd_boot(int argc, char **argv)
 		default: return usage(stderr, 2);
 		}
 	}
-	if (!dir)
+	if (!dir) {
+		fprintf(stderr, "vfit: boot: --device DIR is needed\n");
 		return usage(stderr, 2);
+	}
 	argc -= optind;
 	argv += optind;
 	if (argc)
