@@ -33,6 +33,7 @@
 #   VFIT_HAVE_SHA_ACCEL VFIT_HAVE_RSA VFIT_HAVE_RSA_PSS VFIT_HAVE_ECDSA_P256
 #   VFIT_HAVE_ECDSA_P384 VFIT_RSA_MAX_BITS VFIT_SIGNATURE_MAX_SIZE
 #   VFIT_MAX_SIGNATURES VFIT_MAX_HASHES                    (0/1 or limits)
+#   VFIT_CRYPTO_TABLE (0: no crypto backend seam, vfit_verify() a function)
 #   VFIT_REPORT VFIT_MAX_IMAGES VFIT_MAX_CHECKS VFIT_MAX_CONF_REFS  [ABI]
 #   VFIT_SHA_COMPACT VFIT_RSA_LIMB32 VFIT_RSA_ADX VFIT_RSA_NO_ASM (code shape)
 # The [ABI] knobs are stamped into the names of the entry points that take

@@ -265,6 +265,7 @@ struct vfit_verify_result {
 #endif
 };
 
+#if VFIT_CRYPTO_TABLE
 #define vfit_verify_with VFIT_ABI(vfit_verify_with)
 
 /*
@@ -273,26 +274,41 @@ struct vfit_verify_result {
  * (NULL: /configurations/default), with U-Boot HEAD's rules and stricter
  * bounds, every hash and signature check through the crypto backend cr
  * (vfit/crypto.h; NULL: VFIT_ERR_PARAM).  Fills *res and returns
- * res->result; res->image[] is filled only when everything verified
- * (VFIT_OK).  When no key of the control FDT is required the result is
- * VFIT_ERR_UNENFORCED, unless flags has VFIT_VERIFY_ALLOW_UNENFORCED (then
- * VFIT_OK with res->unenforced set, after hashes and optional signatures
- * were checked as U-Boot does).  Pointers in *res point into fit or ctl;
- * stack use is bounded (a few KiB).
+ * res->result: VFIT_OK when the FIT verified, else why not; res->image[]
+ * is filled only when everything verified.  When no key of the control
+ * FDT is required the result is VFIT_ERR_UNENFORCED, unless flags has
+ * VFIT_VERIFY_ALLOW_UNENFORCED (then VFIT_OK with res->unenforced set,
+ * after hashes and optional signatures were checked as U-Boot does).
+ * Pointers in *res point into fit or ctl; stack use is bounded (a few KiB).
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_verify_with(const struct vfit_crypto *cr, const void *fit, size_t len,
 				  const void *ctl, size_t ctl_len, const char *conf,
 				  unsigned int flags, struct vfit_verify_result *res);
 
 /*
- * vfit_verify_with() on the default backend.  Inline, so a device that
- * verifies through the default backend links no second entry point.
+ * vfit_verify_with() on the default backend, returning its result.
+ * Inline, so a device that verifies through the default backend links no
+ * second entry point.
  */
+VFIT_MUST_CHECK
 static inline enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl,
 					   size_t ctl_len, const char *conf, unsigned int flags,
 					   struct vfit_verify_result *res)
 {
 	return vfit_verify_with(&vfit_crypto_default, fit, len, ctl, ctl_len, conf, flags, res);
 }
+#else
+#define vfit_verify VFIT_ABI(vfit_verify)
+
+/*
+ * VFIT_CRYPTO_TABLE=0: vfit_verify_with() without the backend, the
+ * library's own hash and signature code called directly; returns
+ * res->result as vfit_verify_with() does.
+ */
+VFIT_MUST_CHECK
+enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
+			     const char *conf, unsigned int flags, struct vfit_verify_result *res);
+#endif
 
 #endif

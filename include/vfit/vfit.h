@@ -17,7 +17,7 @@
 
 /* The release these headers belong to (semantic versioning). */
 #define VFIT_VERSION_MAJOR 0
-#define VFIT_VERSION_MINOR 1
+#define VFIT_VERSION_MINOR 2
 #define VFIT_VERSION_PATCH 0
 /* One number to compare: (major << 16) | (minor << 8) | patch. */
 #define VFIT_VERSION_NUMBER \

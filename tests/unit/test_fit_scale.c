@@ -582,6 +582,7 @@ static void test_limits(void)
 {
 	struct vfit_diag d;
 	struct vfit_conf_refs refs;
+	enum vfit_result r;
 	void *c;
 	uint8_t *b;
 	size_t len;
@@ -595,8 +596,8 @@ static void test_limits(void)
 	d.limit = VFIT_LIMIT_NONE;
 	CHECK(vfit_control_check(c, 65536, &d) == VFIT_ERR_CONTROL && d.limit == VFIT_LIMIT_KEYS,
 	      "%d required keys refused (limit %d)", VFIT_MAX_KEYS + 1, (int)d.limit);
-	vfit_verify(ctl, 16384, c, 65536, NULL, 0, &res);
-	CHECK(res.result == VFIT_ERR_CONTROL && res.in_control,
+	r = vfit_verify(ctl, 16384, c, 65536, NULL, 0, &res);
+	CHECK(r == VFIT_ERR_CONTROL && res.in_control,
 	      "...and by vfit_verify, before any FIT is read: %s",
 	      vfit_result_to_string(res.result));
 	free(c);
@@ -612,8 +613,8 @@ static void test_limits(void)
 	CHECK(vfit_conf_refs(b, fdt_path_offset(b, "/configurations/conf-1"), &refs, &d) ==
 	      VFIT_ERR_LIMIT && d.limit == VFIT_LIMIT_CONF_REFS && refs.n == VFIT_MAX_CONF_REFS,
 	      "%d references refused", VFIT_MAX_CONF_REFS + 1);
-	vfit_verify(b, len, ctl, 16384, NULL, 0, &res);
-	CHECK(res.result == VFIT_ERR_LIMIT && res.err_limit == VFIT_LIMIT_CONF_REFS &&
+	r = vfit_verify(b, len, ctl, 16384, NULL, 0, &res);
+	CHECK(r == VFIT_ERR_LIMIT && res.err_limit == VFIT_LIMIT_CONF_REFS &&
 	      !strcmp(res.err_path, "/configurations/conf-1") && res.err_prop &&
 	      (!strcmp(res.err_prop, "loadables") || !strcmp(res.err_prop, "kernel")),
 	      "vfit_verify: limit at %s %s (%s)",
