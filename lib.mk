@@ -9,7 +9,7 @@
 #
 # Lists are relative to VFIT_ROOT (the vfit tree, found from this file's
 # own path unless set), one per capability:
-#   VFIT_SRC_CORE      result names, version
+#   VFIT_SRC_CORE      result names, version, the counter name rule
 #   VFIT_SRC_HASH      CRC-32, CRC-16, MD5, SHA-1, SHA-2 (+ SHA-NI / ARMv8 CE)
 #   VFIT_SRC_RSA       RSA PKCS#1 v1.5 and PSS
 #   VFIT_SRC_ECDSA     ECDSA P-256 / P-384

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/counter.h"
 #include "vfit/decomp.h"
 #include "vfit/fit.h"
 
@@ -39,8 +40,8 @@
 #define VFIT_BOOT_MAX_RAM 8
 /* Ranges reserved during one boot: loader, FIT staging area, every image placed. */
 #define VFIT_BOOT_MAX_RANGES (2 + VFIT_BOOT_MAX_STAGES * (1 + VFIT_MAX_IMAGES))
-/* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (as the host stores). */
-#define VFIT_BOOT_COUNTER_NAME 32
+/* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (vfit/counter.h). */
+#define VFIT_BOOT_COUNTER_NAME VFIT_COUNTER_NAME
 /* Attempts a freshly updated slot gets before it is declared bad. */
 #define VFIT_BOOT_TRIES 3
 /* Size of the serialized state blob (version 2: with the chain digest). */
@@ -524,12 +525,6 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 				       struct vfit_boot_scratch *scratch,
 				       struct vfit_boot_report *report, const void *const fit[],
 				       const size_t len[], unsigned int n);
-
-/*
- * Whether name[0..len) (no NUL) is a rollback counter name: 1 to
- * VFIT_BOOT_COUNTER_NAME - 1 characters of [A-Za-z0-9._-].
- */
-bool vfit_counter_name_valid(const char *name, size_t len);
 
 /* ---- names and the console ------------------------------------------------- */
 

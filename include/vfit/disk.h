@@ -61,6 +61,7 @@
 #include <stdint.h>
 
 #include "vfit/config.h"
+#include "vfit/counter.h"
 
 #define VFIT_DISK_SECTOR 512u
 #define VFIT_CHAIN_MAX 4
@@ -75,7 +76,7 @@
 /* Byte offset of the confirmation record in the vfit-state partition. */
 #define VFIT_CONFIRM_AT (2u * VFIT_REC_COPY)
 #define VFIT_CONFIRM_SIZE 8u
-#define VFIT_DISK_CTR_NAME 32u
+#define VFIT_DISK_CTR_NAME ((unsigned int)VFIT_COUNTER_NAME)
 #define VFIT_DISK_CTR_ENTRY (VFIT_DISK_CTR_NAME + 8u)
 #define VFIT_DISK_CTR_MAX (VFIT_REC_PAYLOAD_MAX / VFIT_DISK_CTR_ENTRY)
 

@@ -170,19 +170,6 @@ static bool entry_ok(const struct vfit_image *img, struct vfit_boot_event *why)
 
 /* ---- rollback ---------------------------------------------------------- */
 
-bool vfit_counter_name_valid(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || len >= VFIT_BOOT_COUNTER_NAME)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '-' || s[i] == '_' || s[i] == '.'))
-			return false;
-	return true;
-}
-
 static void default_name(char *out, unsigned int stage, bool final, bool recovery)
 {
 	const char *n = recovery ? "recovery" : final ? "kernel" : "bootloader";
