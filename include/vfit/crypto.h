@@ -70,7 +70,8 @@ extern const struct vfit_crypto vfit_crypto_sha_cpu;
 
 /*
  * The portable signature check, the algorithm row of the key
- * (lib/fit/fit_algo.c): VFIT_OK, or why the signature does not verify.
+ * (lib/fit/fit_algo.c): returns VFIT_OK, or why the signature does not
+ * verify.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_sig_verify(const struct vfit_pubkey *key, enum vfit_hash h,

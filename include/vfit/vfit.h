@@ -24,8 +24,8 @@
 	((VFIT_VERSION_MAJOR << 16) | (VFIT_VERSION_MINOR << 8) | VFIT_VERSION_PATCH)
 
 /*
- * The release of the library linked in, as VFIT_VERSION_NUMBER: compare it
- * with the headers' when the library may be another build's.
+ * Returns the release of the library linked in, as VFIT_VERSION_NUMBER:
+ * compare it with the headers' when the library may be another build's.
  */
 unsigned long vfit_version(void);
 

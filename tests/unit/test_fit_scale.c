@@ -622,6 +622,25 @@ static void test_limits(void)
 	free(b);
 }
 
+/* Every limit has its own name for logs; a value past the list is "unknown limit". */
+static void test_limit_names(void)
+{
+	const char *seen[VFIT_LIMIT_KEYS + 1];
+	unsigned int i, j;
+
+	for (i = 0; i <= VFIT_LIMIT_KEYS; i++) {
+		seen[i] = vfit_limit_to_string((enum vfit_limit)i);
+		for (j = 0; j < i && strcmp(seen[j], seen[i]); j++)
+			;
+		CHECK(j == i && strcmp(seen[i], "unknown limit"), "limit %u: its own name \"%s\"", i,
+		      seen[i]);
+	}
+	CHECK(strstr(vfit_limit_to_string(VFIT_LIMIT_CONF_REFS), "VFIT_MAX_CONF_REFS") != NULL,
+	      "a limit's name says its knob");
+	CHECK(!strcmp(vfit_limit_to_string((enum vfit_limit)(VFIT_LIMIT_KEYS + 1)), "unknown limit"),
+	      "past the last limit: \"unknown limit\"");
+}
+
 /* A control DTB with key "dev" (required for configurations). */
 static void make_ctl(void)
 {
@@ -649,6 +668,7 @@ int main(void)
 	test_skip_walk();
 	test_hash_nodes();
 	test_limits();
+	test_limit_names();
 	EVP_PKEY_free(key);
 	free(ctl);
 	return check_done();
