@@ -54,8 +54,8 @@ size_t vfit_cipher_key_len(const char *algo, size_t len);
  * 16 bytes).  Returns VFIT_OK, VFIT_ERR_MISSING when the image has no
  * cipher node, else VFIT_ERR_FORMAT / VFIT_ERR_MISSING /
  * VFIT_ERR_UNSUPPORTED with diag at the node and property
- * (ci->err_in_control says which tree).  diag may be NULL.  ctl must have passed vfit_control_check()
- * or vfit_fdt_check().
+ * (ci->err_in_control says which tree).  diag may be NULL.  ctl must have
+ * passed vfit_control_check() or vfit_fdt_check().
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_cipher_find(const void *fit, int image, const void *ctl,

@@ -41,7 +41,7 @@ enum vfit_decomp_result {
 	VFIT_DECOMP_ERR_SPACE = 2,   /* the output does not fit dst[0..cap) */
 	VFIT_DECOMP_ERR_PARAM = 3,   /* unknown kind */
 };
-/* Returns the name of r for logs ("ok", "unknown compression", ...; "unknown result" past the list). */
+/* Returns the name of r for logs ("ok", "unknown compression", ...; "unknown result" past them). */
 const char *vfit_decomp_result_to_string(enum vfit_decomp_result r);
 
 /*

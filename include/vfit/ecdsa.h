@@ -55,8 +55,9 @@ enum vfit_result vfit_ecdsa_key_load(enum vfit_ec_curve curve, const uint8_t *x,
 
 /*
  * ECDSA verification (SEC 1 §4.1.4, FIPS 186-5 §6.4.2) of the digest with
- * the signature r || s: returns VFIT_OK when it verifies.  r and s are each exactly the curve size (VFIT_ERR_SIG_LENGTH
- * otherwise), both in [1, n-1] (VFIT_ERR_SIG_RANGE).  The digest may have
+ * the signature r || s: returns VFIT_OK when it verifies.  r and s are
+ * each exactly the curve size (VFIT_ERR_SIG_LENGTH otherwise), both in
+ * [1, n-1] (VFIT_ERR_SIG_RANGE).  The digest may have
  * any length: as the standards say, its leftmost bits up to the bit length
  * of the group order n are the integer e (a longer digest is truncated, a
  * shorter one is taken whole).  VFIT_ERR_SIGNATURE when u1*G + u2*Q is the

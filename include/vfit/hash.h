@@ -75,7 +75,7 @@ struct vfit_md5_ctx {
 
 /* Streaming interfaces: init, update any number of times, final. */
 void vfit_sha1_init(struct vfit_sha1_ctx *c);
-/* SHA-1 on implementation impl: returns VFIT_OK, or VFIT_ERR_UNSUPPORTED when impl is unavailable. */
+/* SHA-1 on implementation impl: returns VFIT_OK, or VFIT_ERR_UNSUPPORTED without impl. */
 enum vfit_result vfit_sha1_init_impl(struct vfit_sha1_ctx *c, enum vfit_impl impl);
 void vfit_sha1_update(struct vfit_sha1_ctx *c, const void *p, size_t n);
 void vfit_sha1_final(struct vfit_sha1_ctx *c, uint8_t out[20]);
