@@ -214,7 +214,7 @@ static void report(struct vfit_verify_result *res, const struct vfit_ctx *c, con
 }
 #endif
 
-/* Both entry points: the result reset, the context set up, nothing handed out on failure. */
+/* Around run(): the result reset, the context set up, nothing handed out on failure. */
 static enum vfit_result verify(struct vfit_ctx *c, const void *fit, size_t len, const void *ctl,
 			       size_t ctl_len, const char *conf, unsigned int flags,
 			       struct vfit_verify_result *res)

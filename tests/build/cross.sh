@@ -30,39 +30,7 @@ case $knobs in *VFIT_REPORT=0*VFIT_CRYPTO_TABLE=0*) pass ;;
 *) fail "the README's minimal-verifier knob line is missing or lacks REPORT=0/CRYPTO_TABLE=0: '$knobs'" ;;
 esac
 
-# verifier FIT CTL: prints vfit_verify()'s result code.
-cat >"$T/verifier.c" <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-#include "vfit/fit.h"
-
-/* The whole file in a malloc'd buffer: 8-byte aligned, as libfdt wants. */
-static void *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	void *b = malloc(1 << 20);
-
-	if (!f || !b)
-		exit(2);
-	*n = fread(b, 1, 1 << 20, f);
-	fclose(f);
-	return b;
-}
-
-int main(int argc, char **argv)
-{
-	static struct vfit_verify_result res;
-	size_t fl, cl;
-	void *fit, *ctl;
-
-	if (argc != 3)
-		return 2;
-	fit = slurp(argv[1], &fl);
-	ctl = slurp(argv[2], &cl);
-	printf("%d\n", vfit_verify(fit, fl, ctl, cl, NULL, 0, &res));
-	return 0;
-}
-C
+cp tests/build/verify_fit.c "$T/verifier.c"  # FIT CTL: prints vfit_verify()'s result
 # Debian's mkimage signs: hash HASH on the kernel, sha256,rsa2048 on the configuration.
 rsa_key "$T/dev" 2048
 head -c 3000 /dev/zero | tr '\0' k >"$T/k.bin"

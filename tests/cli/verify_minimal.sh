@@ -11,37 +11,7 @@ cd "$T" || exit 2
 MINIMAL="-DVFIT_HAVE_CRC32=0 -DVFIT_HAVE_CRC16=0 -DVFIT_HAVE_MD5=0 -DVFIT_HAVE_SHA1=0 -DVFIT_HAVE_SHA224=0
  -DVFIT_HAVE_SHA384=0 -DVFIT_HAVE_SHA512=0 -DVFIT_HAVE_RSA_PSS=0 -DVFIT_RSA_MAX_BITS=2048
  -DVFIT_HAVE_ECDSA_P256=0 -DVFIT_HAVE_ECDSA_P384=0"
-cat > drv.c <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-#include "vfit/fit.h"
-
-static void *slurp(const char *p, size_t *n)
-{
-	FILE *f = fopen(p, "rb");
-	void *b = malloc(1 << 20);
-
-	if (!f || !b)
-		exit(2);
-	*n = fread(b, 1, 1 << 20, f);
-	fclose(f);
-	return b;
-}
-
-int main(int argc, char **argv)
-{
-	static struct vfit_verify_result res;
-	size_t fl, cl;
-	void *fit, *ctl;
-
-	if (argc != 3)
-		return 2;
-	fit = slurp(argv[1], &fl);
-	ctl = slurp(argv[2], &cl);
-	printf("%d\n", vfit_verify(fit, fl, ctl, cl, NULL, 0, &res));
-	return 0;
-}
-C
+cp "$ROOT/tests/build/verify_fit.c" drv.c
 # shellcheck disable=SC2086
 ok "minimal build" cc -std=c11 -O2 $MINIMAL -I"$ROOT/include" -o drv drv.c "$ROOT"/lib/*.c "$ROOT"/lib/*/*.c -lfdt
 
