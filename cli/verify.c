@@ -240,9 +240,11 @@ static void print_json(const struct vfit_verify_result *res, const char *file,
 	printf(",\"property\":");
 	vfit_json_str(stdout, res->err_prop);
 	printf(",\"limit\":");
-	vfit_json_str(stdout, res->result == VFIT_ERR_LIMIT && res->err_limit ? limits[res->err_limit].knob : NULL);
+	vfit_json_str(stdout, res->result == VFIT_ERR_LIMIT && res->err_limit ?
+		      limits[res->err_limit].knob : NULL);
 	printf(",\"failed_key\":");
-	vfit_json_str(stdout, res->err_key >= 0 ? node_path(ctl, res->err_key, path, sizeof(path)) : NULL);
+	vfit_json_str(stdout, res->err_key >= 0 ?
+		      node_path(ctl, res->err_key, path, sizeof(path)) : NULL);
 	printf("},\"configuration\":");
 	vfit_json_str(stdout, res->conf);
 	printf(",\"unenforced\":%s,\"checks\":[", res->unenforced ? "true" : "false");
@@ -257,7 +259,8 @@ static void print_json(const struct vfit_verify_result *res, const char *file,
 		printf(",\"algo\":");
 		vfit_json_str(stdout, k->algo);
 		printf(",\"key\":");
-		vfit_json_str(stdout, k->key_node >= 0 ? node_path(ctl, k->key_node, path, sizeof(path)) : NULL);
+		vfit_json_str(stdout, k->key_node >= 0 ?
+			      node_path(ctl, k->key_node, path, sizeof(path)) : NULL);
 		printf(",\"key_name\":");
 		vfit_json_str(stdout, k->key_name);
 		printf(",\"required\":%s,\"ok\":%s,\"result\":\"%s\"}", k->required ? "true" : "false",

@@ -47,7 +47,7 @@ static int usage(FILE *f, int status)
 	fprintf(f, "usage: vfit COMMAND [ARGS]   (vfit help COMMAND for its options)\n\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].help);
-	fprintf(f, "  %-14s %s\n", "help", "vfit help COMMAND: the command's options (as COMMAND --help)");
+	fprintf(f, "  %-14s %s\n", "help", "the options of a command: vfit help COMMAND");
 	fprintf(f, "\nexit status: 0 success, 1 verification failed or bad input, 2 usage or I/O error\n");
 	return status;
 }

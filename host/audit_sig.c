@@ -18,9 +18,8 @@
 #include "vfit/cipher.h"
 #include "vfit/fit.h"
 
-/* The payload of image node img in fit[0..len): data, or external data; NULL if not found. */
-const uint8_t *vfit_audit_payload(const void *fit, size_t len, int img, size_t *size, int head,
-			      const char **why)
+const uint8_t *vfit_audit_payload(const void *fit, size_t len, int img, size_t *size,
+				  int head, const char **why)
 {
 	const uint8_t *d;
 	uint32_t off, sz;
@@ -142,7 +141,7 @@ int vfit_audit_sig_ok(const void *fit, size_t len, int sig, int conf, const void
 	if (conf < 0) {
 		size_t n;
 		const uint8_t *p = vfit_audit_payload(fit, len, fdt_parent_offset(fit, sig), &n,
-					   rule == VFIT_RULE_HEAD, &reason);
+						      rule == VFIT_RULE_HEAD, &reason);
 
 		if (!p || vfit_hash(al.hash, p, n, digest)) {
 			snprintf(why, wsize, "%s", reason ? reason : "cannot hash the image");
@@ -186,7 +185,6 @@ int vfit_audit_sig_ok(const void *fit, size_t len, int sig, int conf, const void
 	}
 	return 0;
 }
-
 
 int vfit_audit_cipher_key(const void *fit, int img, const void *ctl, struct vfit_cipher *ci,
 			  char *why, size_t wsize)

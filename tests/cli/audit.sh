@@ -201,6 +201,13 @@ ok "VA021: as vfit verify --decrypt does" "$VFIT" verify -f enc.fit -k enc.dtb -
 status 0 "VA021: exit 0" "$VFIT" audit -f enc.fit -k enc.dtb
 "$VFIT" audit -f enc.fit -k enc.dtb > out.txt
 if grep -q 'vfit does not decrypt\|vfit refuses' out.txt; then fail "VA021: false advice printed"; else pass; fi
+# Encrypted and compressed: vfit's boot flow refuses it (it decrypts only uncompressed images).
+awk '/^\t\tkernel \{/ { k = 1 } k && /compression/ { sub(/"none"/, "\"gzip\""); k = 0 } { print }' \
+	enc.its > encgz.its
+sign encgz.fit encgz.its encgz.dtb
+ids encgz.fit -k encgz.dtb > /dev/null
+is "encrypted and compressed: vfit refuses" false "$(jq -r '.verdicts[0].vfit.accept' ids.json)"
+contains "encrypted and compressed: says why" ids.json '"why":"image .kernel. is encrypted and compressed'
 # The key missing from the control DTB: nobody can decrypt it, and the default does not boot.
 cp enc.dtb enckey.dtb
 fdtput -r enckey.dtb /cipher
