@@ -6,7 +6,10 @@
 # the exit status follows --fail-on; --its audits a source before signing;
 # the SVG parses as XML, names every configuration, image and key in a
 # labelled element, colours every edge as its legend entry, and renders
-# with rsvg-convert.
+# with rsvg-convert.  The vfit column is vfit's boot flow (an encrypted,
+# configuration-signed FIT is decrypted and boots); a default the device
+# refuses is the error VA024; every --json failure is a JSON error object;
+# an allocation failure while drawing writes no picture.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/fixtures.sh"
 need mkimage dtc fdtput jq xmllint rsvg-convert
