@@ -157,7 +157,7 @@ $(BUILD)/tests/test_fit_cost: TEST_LDFLAGS = $(COST_CLI) $(HOST_LIBS) $(LDLIBS_H
 	-Wl,--wrap=vfit_hash_update
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(TEST_LIBS)
-	$(call say,LD,$@)$(CC) $(OPT) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TEST_LIBS) $(LDLIBS_TEST)
+	$(call say,LD,$@)$(LINK) -o $@ $< $(TEST_LIBS) $(LDLIBS_TEST)
 
 # The test objects are intermediate files of the pattern rule above; keep
 # them, or make deletes them at the end and `make test` would not end with
@@ -233,13 +233,14 @@ UBOOT_TOOLS_MAN = mkimage:vfit dumpimage:vfit-uboot-tools mkenvimage:vfit-uboot-
                   fit_check_sign:vfit-uboot-tools fit_info:vfit-uboot-tools preload_check_sign:vfit
 UBOOT_TOOLS     = $(foreach t,$(UBOOT_TOOLS_MAN),$(firstword $(subst :, ,$(t))))
 MAN_PAGES       = $(notdir $(wildcard man/*.1))
-# $(call relpath,DIR,FILE): FILE as a path relative to DIR (for links).
-relpath = $(shell realpath -m --relative-to='$(1)' '$(2)')
+# $(call reldir,FROM,TO): directory TO relative to FROM, with a final / (none
+# when they are the same): the start of a relative link from FROM into TO.
+reldir = $(patsubst %,%/,$(filter-out .,$(shell realpath -m --relative-to='$(1)' '$(2)')))
 # $(call tool_links,DIR,MANDIR): DIR/NAME -> vfit and MANDIR/NAME.1 -> its page, per tool name.
 define tool_links
 	$(Q)for t in $(UBOOT_TOOLS_MAN); do \
-		ln -sf $(call relpath,$(1),$(BINDIR)/vfit) $(DESTDIR)$(1)/$${t%%:*}; \
-		ln -sf $(call relpath,$(2),$(MANDIR)/man1/$${t#*:}.1) $(DESTDIR)$(2)/$${t%%:*}.1; \
+		ln -sf $(call reldir,$(1),$(BINDIR))vfit $(DESTDIR)$(1)/$${t%%:*}; \
+		ln -sf $(call reldir,$(2),$(MANDIR)/man1)$${t#*:}.1 $(DESTDIR)$(2)/$${t%%:*}.1; \
 	done
 endef
 # $(call rm_tool_links,DIR,MANDIR): removes them again, and only if they are vfit's links.

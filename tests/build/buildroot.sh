@@ -14,14 +14,17 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
 . tests/lib.sh
 . tests/build/lib/pkg.sh
-need git
+need git pkg-config
 P=buildroot/package/vfit
 is "VFIT_VERSION is the tree's version" "$VERSION" \
 	"$(sed -n 's/^VFIT_VERSION = //p' "$P/vfit.mk")"
-contains "Config.in.host: BR2_PACKAGE_HOST_VFIT" "$P/Config.in.host" "^config BR2_PACKAGE_HOST_VFIT$"
+contains "Config.in.host: BR2_PACKAGE_HOST_VFIT" "$P/Config.in.host" \
+	"^config BR2_PACKAGE_HOST_VFIT$"
 contains "external.desc names the tree VFIT" buildroot/external.desc "^name: VFIT$"
 
 H=$T/host
+# The machine's OpenSSL and libfdt stand in for host-openssl and host-dtc.
+PC=$H/lib/pkgconfig:$(pkg-config --variable pc_path pkg-config)
 BD=$T/build/host-vfit-$VERSION
 ok "the local site's copy of the source" tree_copy "$BD"
 cat >"$T/br.mk" <<EOF2
@@ -30,7 +33,7 @@ BR2_EXTERNAL_VFIT_PATH := $ROOT/buildroot
 HOST_DIR := $H
 HOST_CFLAGS := -I$H/include -O2
 HOST_LDFLAGS := -L$H/lib -Wl,-rpath,$H/lib
-HOST_MAKE_ENV := PATH=$H/bin:\$(PATH) PKG_CONFIG_LIBDIR=$H/lib/pkgconfig:/usr/lib/pkgconfig:/usr/lib/x86_64-linux-gnu/pkgconfig
+HOST_MAKE_ENV := PATH=$H/bin:\$(PATH) PKG_CONFIG_LIBDIR=$PC
 HOST_CONFIGURE_OPTS := CC="gcc" AR="ar" LD="ld" OBJCOPY="objcopy" \\
 	CFLAGS="\$(HOST_CFLAGS)" CPPFLAGS="-I$H/include" LDFLAGS="\$(HOST_LDFLAGS)"
 define host-generic-package

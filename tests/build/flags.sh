@@ -19,7 +19,8 @@ is "quiet: one line per object" "  CC      lib/result.o" "$(cat "$T/out")"
 B=$T/v
 mk V=1 BUILD="$B" CPPFLAGS=-DVFIT_T_CPP CFLAGS="-O1 -DVFIT_T_C" "$B/lib/result.o" >"$T/out" 2>&1
 contains "V=1: the whole command" "$T/out" "-c -o $B/lib/result.o lib/result.c$"
-contains "CPPFLAGS and CFLAGS after the project's -O2" "$T/out" " -O2 .* -DVFIT_T_CPP .*-O1 -DVFIT_T_C "
+contains "CPPFLAGS and CFLAGS after the project's -O2" "$T/out" \
+	" -O2 .* -DVFIT_T_CPP .*-O1 -DVFIT_T_C "
 if grep -q -- -Werror "$T/out"; then fail "plain make compiles with -Werror"; else pass; fi
 
 mk -n V=1 BUILD="$T/n" LDFLAGS=-Wl,-z,now "$T/n/vfit" >"$T/out" 2>&1
@@ -36,9 +37,11 @@ contains "make test: -Werror" "$T/out" " -Wextra -Werror .* -c -o $T/n/lib/"
 
 # A warning: plain make goes on, WERROR=1 stops.
 B=$T/w
-status 0 "a warning does not fail a plain make" mk BUILD="$B" CFLAGS=-Wpadded "$B/lib/fit/fit_verify.o"
+status 0 "a warning does not fail a plain make" mk BUILD="$B" CFLAGS=-Wpadded \
+	"$B/lib/fit/fit_verify.o"
 contains "the warning is shown" "$T/.out" "warning: .*-Wpadded"
-status 2 "it fails with WERROR=1" mk WERROR=1 BUILD="$T/w1" CFLAGS=-Wpadded "$T/w1/lib/fit/fit_verify.o"
+status 2 "it fails with WERROR=1" mk WERROR=1 BUILD="$T/w1" CFLAGS=-Wpadded \
+	"$T/w1/lib/fit/fit_verify.o"
 
 # scripts/check-build compiles with the builder's flags: flags that break
 # the compiler stop make before it compiles anything.
