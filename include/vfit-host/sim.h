@@ -52,11 +52,11 @@ struct vfit_boot_sim {
 
 /*
  * Opens the device at dir: maps the RAM regions, and opens the counter
- * store DIR/counters.  With
- * prefault the RAM is populated at once, so timings measure the flow
- * rather than the host's first-touch page faults (a device's RAM has
- * none); it costs the whole simulated RAM in memory.  Events are printed
- * on stdout with vfit_boot_format_event().  Returns 0, or -1 with e set.
+ * store DIR/counters.  With prefault the RAM is populated at once, so
+ * timings measure the flow rather than the host's first-touch page faults
+ * (a device's RAM has none); it costs the whole simulated RAM in memory.
+ * Events are printed on stdout with vfit_boot_format_event().  Returns 0,
+ * or -1 with e set.
  */
 int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, bool prefault,
 		       struct vfit_err *e);
