@@ -153,7 +153,7 @@ $(BUILD)/tests/test_fit_scale: TEST_LDFLAGS = -Wl,--wrap=vfit_hash_update
 # test_fit_cost runs the mkimage and verify subcommands themselves (cli/) and counts their bytes.
 COST_CLI = $(BUILD)/cli/mkimage.o $(BUILD)/cli/verify.o
 $(BUILD)/tests/test_fit_cost: $(COST_CLI)
-$(BUILD)/tests/test_fit_cost: TEST_LDFLAGS = $(COST_CLI) $(HOST_LIBS) $(LDLIBS_HOST) \
+$(BUILD)/tests/test_fit_cost: TEST_LDFLAGS = $(COST_CLI) $(TEST_LIBS) $(LDLIBS_HOST) \
 	-Wl,--wrap=vfit_hash_update
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(TEST_LIBS)

@@ -388,8 +388,8 @@ int cmd_verify(int argc, char **argv)
 		return vfit_err_print(&e, NULL);
 	}
 	if (!sp)
-		vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len, conf, flags,
-			    res);
+		res->result = vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len,
+					  conf, flags, res);
 
 	if (json) {
 		print_json(res, fit.path, fit.p, ctl.p);

@@ -364,8 +364,7 @@ static void uboot(const struct vfit_audit *a, const struct vfit_audit_conf *c, c
 static void vfit_v(const struct vfit_audit_conf *c, const void *fit, size_t len, const void *ctl,
 		   size_t ctl_len, struct vfit_verify_result *res, struct vfit_audit_verdict *v)
 {
-	vfit_verify(fit, len, ctl, ctl_len, c->name, 0, res);
-	v->accept = res->result == VFIT_OK;
+	v->accept = vfit_verify(fit, len, ctl, ctl_len, c->name, 0, res) == VFIT_OK;
 	if (v->accept)
 		snprintf(v->why, sizeof(v->why), "verified: %u image%s", res->nimages,
 			 res->nimages == 1 ? "" : "s");

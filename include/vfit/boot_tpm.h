@@ -59,23 +59,34 @@ struct vfit_trust {
  * NV_ATTRIBUTES) and its contents, read with the platform's (empty)
  * authorization (NV_CONTENT unless valid; TPM_LOCK when the platform
  * hierarchy was disabled since the reset).  With log, an
- * event log is started in log_mem[0..log_cap).  VFIT_WHY_NONE or why the
- * TPM cannot be trusted (t->what names the step).
+ * event log is started in log_mem[0..log_cap).  Returns VFIT_WHY_NONE,
+ * or why the TPM cannot be trusted (t->what names the step).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
 				   struct vfit_tpm_log *log, void *log_mem, size_t log_cap);
 
-/* The flow's ops over an opened trust state (struct vfit_boot_ops). */
+/*
+ * The flow's ops over an opened trust state (struct vfit_boot_ops).  The
+ * state blob: returns VFIT_IO_OK, ABSENT when never written, TOO_BIG when
+ * cap is short.
+ */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_state_read(struct vfit_trust *t, void *buf, size_t cap, size_t *len);
+/* Replaces the state blob in one NV_Write: returns VFIT_IO_OK, TOO_BIG, or ERROR (t->what). */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_state_write(struct vfit_trust *t, const void *buf, size_t len);
+/* Returns VFIT_IO_OK with *value (0 for a counter never advanced). */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_counter_read(struct vfit_trust *t, const char *name, uint64_t *value);
-/* Only upwards (firmware-enforced monotonic); ERROR when no entry is free. */
+/*
+ * Only upwards (firmware-enforced monotonic): returns VFIT_IO_OK, or ERROR
+ * for an invalid name, a value below the counter's, no free entry or a
+ * failed write.
+ */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_counter_advance(struct vfit_trust *t, const char *name, uint64_t value);
+/* Extends PCR pcr and logs the event: returns VFIT_IO_OK, or ERROR (t->what). */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t type,
 				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
@@ -83,21 +94,21 @@ enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t
 
 /*
  * Gives up platform authorization until the next reset:
- * TPM2_HierarchyControl(TPM_RH_PLATFORM, disable).  VFIT_WHY_NONE, or
- * TPM_LOCK: the OS must not be started.
+ * TPM2_HierarchyControl(TPM_RH_PLATFORM, disable).  Returns VFIT_WHY_NONE,
+ * or VFIT_WHY_TPM_LOCK: the OS must not be started.
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_lock(struct vfit_trust *t);
 
 /*
  * The factory step: defines the index with platform authorization (on a
- * TPM whose platform hierarchy is still enabled).  VFIT_WHY_NONE, or why
- * not (t->what, t->tr, t->rc).
+ * TPM whose platform hierarchy is still enabled).  Returns VFIT_WHY_NONE,
+ * or why not (t->what, t->tr, t->rc).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_define(struct vfit_trust *t, struct vfit_tpm *tpm);
 
-/* The layer's result as a reason. */
+/* Returns the reason a TPM layer result r gives the flow (VFIT_WHY_NONE for VFIT_TPM_OK). */
 enum vfit_boot_why vfit_trust_why(enum vfit_tpm_result r);
 
 #endif
