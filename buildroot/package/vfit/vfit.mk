@@ -5,7 +5,7 @@
 ################################################################################
 
 # This BR2_EXTERNAL tree lives in vfit's own tree and builds that tree.
-VFIT_VERSION = 0.1.0
+VFIT_VERSION = 0.2.0
 VFIT_SITE = $(BR2_EXTERNAL_VFIT_PATH)/..
 VFIT_SITE_METHOD = local
 VFIT_LICENSE = BSD-3-Clause

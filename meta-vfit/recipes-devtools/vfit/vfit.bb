@@ -12,7 +12,7 @@ LIC_FILES_CHKSUM = "file://LICENSE;md5=9ba0cf8a9d547a2f3fdc0a2b9d8dd6b7"
 inherit externalsrc pkgconfig
 EXTERNALSRC ?= "${@os.path.abspath(d.getVar('THISDIR') + '/../../..')}"
 EXTERNALSRC_BUILD = "${WORKDIR}/build"
-PV = "0.1.0"
+PV = "0.2.0"
 
 DEPENDS = "dtc openssl"
 # vfit mkimage -f compiles the .its with dtc.
