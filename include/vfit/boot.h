@@ -543,7 +543,8 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
  * (re-verified) chain -- unless a stage of it was accepted through a user
  * key (then no counter moves).  Counters move before the state, and a
  * counter that cannot be stored refuses (COUNTER_FULL) before anything
- * changed.
+ * changed.  Returns VFIT_BOOT_DONE, VFIT_BOOT_REFUSED (report->why says
+ * why) or VFIT_BOOT_ERROR (a state or counter op failed).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
