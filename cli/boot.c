@@ -506,7 +506,8 @@ int cmd_boot(int argc, char **argv)
 	if ((!strcmp(cmd, "boot") || !strcmp(cmd, "mark-good") || !strcmp(cmd, "status")) &&
 	    argc > 1)
 		return usage(stderr, 2);
-	if (strcmp(cmd, "provision") && !is_device(dir))
+	/* A TPM's trust state can be read, or defined, with no device beside it. */
+	if (!(trust && (!strcmp(cmd, "provision") || !strcmp(cmd, "status"))) && !is_device(dir))
 		return 2;
 	/* --timings: measure the flow, not the simulator's page faults. */
 	if (trust) {
