@@ -372,7 +372,7 @@ static void reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		vfit_line_str_(l, "ROM: control DTB missing or malformed");
 		return;
 	case VFIT_WHY_NOT_BOOTED:
-		vfit_line_str_(l, "mark-good: no slot was booted (none yet, or recovery)");
+		vfit_line_str_(l, "mark-good: nothing was booted yet");
 		return;
 	case VFIT_WHY_BOOTED_BAD:
 		vfit_line_str_(l, "mark-good: refused, marked bad: ");

@@ -104,7 +104,7 @@ recovery_fit "$W/recovery.fit" "$W/rom.dtb" && kernel_fit "$W/kernel.fit" kernel
 "$VFIT" disk info u.img >info.out
 contains "a fresh disk has an empty confirmation" info.out '^confirmation: none$'
 status 1 "mark-good before any boot" "$VFIT" disk mark-good u.img
-contains "says why" "$T/.out" "mark-good: no slot was booted \(none yet, or recovery\)"
+contains "says why" "$T/.out" "mark-good: nothing booted yet"
 
 cp u.img saved.img
 status 0 "update the kernel stage" "$VFIT" disk update --rom "$W/rom.dtb" u.img "$W/kernel-v2.fit"
