@@ -520,7 +520,11 @@ int cmd_boot(int argc, char **argv)
 		return usage(stderr, 2);
 	/* --timings: measure the flow, not the simulator's page faults. */
 	if (trust) {
-		if (vfit_boot_sim_trust(&s, dir, trust, !strcmp(cmd, "provision"), timings, &e)) {
+		/* boot is the stage at a power-on, mark-good/update/status the running OS. */
+		enum vfit_sim_role role = !strcmp(cmd, "provision") ? VFIT_SIM_FACTORY :
+					  !strcmp(cmd, "boot") ? VFIT_SIM_POWER_ON : VFIT_SIM_OS;
+
+		if (vfit_boot_sim_trust(&s, dir, trust, role, timings, &e)) {
 			vfit_boot_sim_close(&s);
 			return vfit_err_print(&e, "boot");
 		}
@@ -533,13 +537,17 @@ int cmd_boot(int argc, char **argv)
 		rc = 0;
 	} else if (!strcmp(cmd, "boot")) {
 		rc = run_boot(&s, timings, dump_dir);
-		/* As the stage before it starts the OS. */
-		if (!rc && trust && vfit_boot_sim_trust_lock(&s, &e))
+		/* As the stage before it starts an OS (the kernel's, or recovery's). */
+		if (trust && report.kernel.present && vfit_boot_sim_trust_lock(&s, &e))
 			rc = vfit_err_print(&e, "boot");
 	} else if (!strcmp(cmd, "status")) {
 		rc = run_status(&s);
 	} else if (!strcmp(cmd, "update")) {
 		rc = run_update(&s, argc - 1, argv + 1);
+		if (!rc && trust && vfit_boot_sim_ask_install(&s, scratch.state.active, &e))
+			rc = vfit_err_print(&e, "boot");
+	} else if (trust) {
+		rc = vfit_boot_sim_ask_confirm(&s, &e) ? vfit_err_print(&e, "boot") : 0;
 	} else {
 		vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
 		rc = status_of(vfit_boot_mark_good(&s.ops, &s.layout, &scratch, &report));
