@@ -533,7 +533,7 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 	r->s->ncounters = stage;
 	if (!authenticated(r, why))
 		return VFIT_WALK_REJECT;
-	vfit_boot_note_stage_(r, at, *fit, *ctl, *ctl_len);
+	vfit_boot_note_stage_(r, at, *fit, *ctl, *ctl_len, load);
 	vfit_boot_stage_digest_(r, at, *fit);
 	if (k) {
 		r->s->nstages = stage;
@@ -634,7 +634,7 @@ enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f
 	if (!w && !authenticated(r, &why))
 		w = VFIT_WALK_REJECT;
 	if (!w) {
-		vfit_boot_note_stage_(r, 0, fit, f->recovery, f->recovery_len);
+		vfit_boot_note_stage_(r, 0, fit, f->recovery, f->recovery_len, load);
 		vfit_boot_stage_digest_(r, 0, fit);
 		w = final_stage(r, k, load, addr, "recovery kernel", &why);
 	}

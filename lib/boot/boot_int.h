@@ -172,9 +172,13 @@ void vfit_boot_chain_digest_(struct vfit_run *r);
 
 /* ---- what a chain brought (boot_measure.c) ---------------------------------- */
 
-/* Records stage at's configuration, image digests and key (s->res, verified with ctl). */
+/*
+ * Records stage at's configuration, image digests and key (s->res,
+ * verified with ctl); with measured (a boot that measures what it starts)
+ * also the digests the platform's other PCR banks need.
+ */
 void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *fit,
-			  const void *ctl, size_t ctl_len);
+			  const void *ctl, size_t ctl_len, bool measured);
 /* Hands every recorded stage to the measure op; false (FAIL MEASURE) when one fails. */
 bool vfit_boot_measure_chain_(struct vfit_run *r, enum vfit_boot_chain chain);
 
