@@ -194,9 +194,20 @@ const char *stage_tpm_handover(void *dtb, bool fit_fdt, const char *bootargs)
 	const char *why;
 	int node;
 
-	/* PCR 1, as U-Boot's bootm: the device tree before fixups, then the command line. */
-	if (!fit_fdt)
+	/*
+	 * PCR 1, as U-Boot's bootm: the device tree before fixups, then the
+	 * command line.  QEMU's DTB is measured packed: the tree, not the free
+	 * space of the buffer it was opened into (fixups follow, so reopened).
+	 */
+	if (!fit_fdt) {
+		int room = (int)fdt_totalsize(dtb);
+
+		if (fdt_pack(dtb))
+			return "DTB: cannot pack QEMU's DTB";
 		measure(1, VFIT_TPM_EV_TABLE_OF_DEVICES, dtb, fdt_totalsize(dtb), "fdt QEMU's DTB", 14);
+		if (fdt_open_into(dtb, dtb, room))
+			return "DTB: cannot reopen QEMU's DTB";
+	}
 	measure(1, VFIT_TPM_EV_PLATFORM_CONFIG_FLAGS, bootargs, strlen(bootargs) + 1, "bootargs", 8);
 	/* The firmware's phase ends: a separator in PCRs 0 to 7 of every bank (PFP). */
 	stage_trust.tr = vfit_tpm_separators(&tpm, &tlog, &stage_trust.banks, VFIT_TPM_SEPARATOR);
