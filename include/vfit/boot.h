@@ -142,7 +142,7 @@ struct vfit_boot_ops {
 	 * Measured boot: extends PCR pcr with d, the digests of what the flow
 	 * starts, and logs event type `type` with event[0..len).  d holds
 	 * SHA-256 (an image's is its verified sha256 hash node) and the hashes
-	 * measure_hashes asks for, taken in the same pass over each image.
+	 * measure_hashes asks for (an image's all from one pass over it).
 	 * Called only once a chain verified and loaded in full, before START;
 	 * a failure stops the boot (VFIT_WHY_MEASURE).  NULL: nothing measured.
 	 */

@@ -5,13 +5,15 @@
  * to the platform's measure op once a chain verified and loaded in full.
  *
  * Each measurement carries SHA-256 and the other hashes the platform's
- * PCR banks need (measure_hashes), taken in one pass over the bytes (a
- * vfit_hash_set).  An image's SHA-256 is the value of its sha256 hash
- * node, which the verifier has just checked against the bytes it verified
- * (every hash* node of an image is checked), so the verifier's pass is
- * never repeated for it; only an image with no sha256 hash node is
- * hashed for SHA-256 here.  A key's identity is the digest of its key
- * node's properties in the control DTB that held it (a few hundred bytes).
+ * PCR banks need (measure_hashes).  An image's SHA-256 is the value of its
+ * sha256 hash node, which the verifier has just checked against the bytes
+ * it verified (every hash* node of an image is checked); only an image
+ * with no sha256 hash node is hashed for SHA-256 here.  Its other digests
+ * come from one pass over its bytes for all of them (a vfit_hash_set),
+ * on a boot that measures only: the verifier's own pass cannot feed them
+ * while a crypto op has no way to reach its caller's context.  A key's
+ * identity is the digest of its key node's properties in the control DTB
+ * that held it (a few hundred bytes).
  *
  * PCRs (docs/trust-state.md):
  *   1  the device tree: the final stage's fdt (the port adds the command line)
