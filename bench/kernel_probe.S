@@ -11,7 +11,7 @@
 _start:
 	mrs	x9, cntvct_el0
 	mrs	x10, cntfrq_el0
-	mov	x1, #0x09000000		/* PL011 data register; the MMU is off at kernel entry */
+	mov	x1, #0x09000000		/* PL011 data register (the MMU is off) */
 	adr	x2, msg
 1:	ldrb	w3, [x2], #1
 	cbz	w3, 2f

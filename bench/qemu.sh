@@ -30,7 +30,7 @@ for a in arm64 arm; do
 		{ echo "qemu bench: make qemu-stage qemu-disk ARCH=$a failed"; tail "$T/make.log"; exit 1; }
 done
 
-# run ARCH DISK NAME: one icount boot (of $STAGE, default stage.bin); the stage's lines in $T/NAME.log
+# run ARCH DISK NAME: one icount boot of $STAGE (default stage.bin); its lines in $T/NAME.log
 run() {
 	_a=$1 _d=$2 _n=$3
 	shift 3
@@ -145,16 +145,17 @@ uboot_tpm() {
 		<"$T/cmds" >"$U/uboot.log" 2>&1 &
 	pid=$!
 	i=0
-	while [ $i -lt 1500 ] && ! grep -aq '^VFIT-PROBE ' "$U/uboot.log"; do sleep 0.2; i=$((i + 1)); done
+	while [ $i -lt 1500 ] && ! grep -aq '^VFIT-PROBE ' "$U/uboot.log"; do
+		sleep 0.2
+		i=$((i + 1))
+	done
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	tpm_stop
 	# count * 1e9 / frequency: ns, one per instruction under -icount shift=0
-	sed -n 's/^VFIT-PROBE \([0-9a-f]*\) \([0-9a-f]*\).*/\1 \2/p' "$U/uboot.log" | head -n 1 |
-		awk '{ c = 0; f = 0
-		       for (i = 1; i <= length($1); i++) c = c * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1
-		       for (i = 1; i <= length($2); i++) f = f * 16 + index("0123456789abcdef", substr($2, i, 1)) - 1
-		       printf "%.0f", c * 1e9 / f } END { if (!NR) print "-" }'
+	# shellcheck disable=SC2046
+	set -- $(sed -n 's/^VFIT-PROBE \([0-9a-f]*\) \([0-9a-f]*\)$/\1 \2/p' "$U/uboot.log" | tr -d '\r')
+	if [ $# = 2 ]; then echo $((0x$1 * 1000000000 / 0x$2)); else echo -; fi
 }
 
 # Measured boot with the trust state in a TPM: stage-tpm.bin (its ROM requires one), swtpm

@@ -64,16 +64,23 @@ static const uint8_t *hash_node_sha256(const uint8_t *fit, const struct vfit_ima
 }
 
 /*
- * d: the hashes of `hashes` over data[0..len), one pass.  A hash set that
- * cannot start (a hash not built in) leaves d without them, and the
- * platform's measure op then refuses the measurement.
+ * Starts the hashes of `hashes`.  Where one is not built in, SHA-256 (if
+ * asked) alone: the digest set then lacks the others, and the platform's
+ * measure op refuses the measurement rather than extend a bank with less.
  */
+static bool set_init(struct vfit_hash_set *hs, uint32_t hashes, struct vfit_digest_set *d)
+{
+	memset(d, 0, sizeof(*d));
+	return hashes && (!vfit_hash_set_init(hs, hashes) ||
+			  !vfit_hash_set_init(hs, hashes & SHA256_BIT));
+}
+
+/* d: the hashes of `hashes` over data[0..len), in one pass. */
 static void digest_set(uint32_t hashes, const void *data, size_t len, struct vfit_digest_set *d)
 {
 	struct vfit_hash_set hs;
 
-	memset(d, 0, sizeof(*d));
-	if (!hashes || vfit_hash_set_init(&hs, hashes))
+	if (!set_init(&hs, hashes, d))
 		return;
 	vfit_hash_set_update(&hs, data, len);
 	vfit_hash_set_final(&hs, d);
@@ -99,8 +106,7 @@ static void key_digests(const void *ctl, int key, uint32_t hashes, struct vfit_d
 	struct vfit_hash_set hs;
 	int off, len;
 
-	memset(d, 0, sizeof(*d));
-	if (vfit_hash_set_init(&hs, hashes))
+	if (!set_init(&hs, hashes, d))
 		return;
 	fdt_for_each_property_offset(off, ctl, key) {
 		const char *name;
@@ -193,7 +199,6 @@ static bool measure_one(struct vfit_run *r, enum vfit_boot_chain chain, unsigned
 
 	memcpy(d.sha256, sha256, VFIT_BOOT_DIGEST);
 	d.hashes |= SHA256_BIT;
-
 	ev = vfit_ev_new_(r, VFIT_EV_MEASURED, chain, stage);
 	vfit_ev_str_(ev->what, sizeof(ev->what), what);
 	vfit_ev_str_(ev->name, sizeof(ev->name), name);

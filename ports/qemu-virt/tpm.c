@@ -229,7 +229,7 @@ const char *stage_tpm_handover(void *dtb, bool fit_fdt, const char *bootargs)
 	return NULL;
 }
 
-/* The log's replay of PCRs 0 to 9 in every bank it extended: what the TPM holds, if the log is true. */
+/* The log's replay of PCRs 0 to 9 in every bank: what the TPM holds, if the log is true. */
 static void print_replay(void)
 {
 	const struct vfit_tpm_banks *b = &stage_trust.banks;
