@@ -443,6 +443,7 @@ static void test_measure(uint8_t *ram)
 
 	/* Every PCR bank: each measurement carries each hash the platform asks for. */
 	meas.hashes = VFIT_HASH_SET_ALL;
+	dev_free(d);
 	dev_factory(d);
 	CHECK(measured_power_on(d, ram, &b) == VFIT_BOOT_KERNEL, "four banks:\n%s", d->log);
 	CHECK(meas.n == one_chain, "the same measurements (%u)", meas.n);
