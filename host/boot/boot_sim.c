@@ -357,8 +357,8 @@ static int map_ram(struct vfit_boot_sim *s, bool prefault, struct vfit_err *e)
 	return 0;
 }
 
-static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
-		    bool prefault, struct vfit_err *e);
+static int sim_open(struct vfit_boot_sim *s, const char *dir, bool no_ctr, bool prefault,
+		    struct vfit_err *e);
 
 /*
  * The ROM decides where the trust state is (vfit_trust_required()), never
@@ -389,14 +389,14 @@ static int rom_check(const struct vfit_boot_sim *s, bool tpm, struct vfit_err *e
 	return 0;
 }
 
-int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
-		       bool prefault, struct vfit_err *e)
+int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, bool prefault,
+		       struct vfit_err *e)
 {
-	return sim_open(s, dir, tcti, false, prefault, e);
+	return sim_open(s, dir, false, prefault, e);
 }
 
-static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
-		    bool prefault, struct vfit_err *e)
+static int sim_open(struct vfit_boot_sim *s, const char *dir, bool no_ctr, bool prefault,
+		    struct vfit_err *e)
 {
 	struct vfit_boot_ops *o = &s->ops;
 	char path[PATH_MAX];
@@ -413,9 +413,6 @@ static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, 
 		return -1;
 	if (no_ctr) {
 		s->ctr = NULL;
-	} else if (tcti) {
-		snprintf(path, sizeof(path), "%s/tpm-auth", dir);
-		s->ctr = vfit_ctr_tpm_open(tcti, path, e);
 	} else {
 		snprintf(path, sizeof(path), "%s/counters", dir);
 		s->ctr = vfit_ctr_file_open(path, e);
@@ -544,7 +541,7 @@ int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *so
 	char data[PATH_MAX], ctrl[PATH_MAX];
 	enum vfit_boot_why w;
 
-	if (sim_open(s, dir, NULL, true, prefault, e))
+	if (sim_open(s, dir, true, prefault, e))
 		return -1;
 	st = calloc(1, sizeof(*st));
 	if (!st)

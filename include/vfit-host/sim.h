@@ -13,7 +13,6 @@
  *                            default one region VFIT_SIM_RAM_BASE:VFIT_SIM_RAM_SIZE)
  *   DIR/state                boot state blob (written by the flow)
  *   DIR/counters             rollback counter file store (vfit_ctr_file_*)
- *   DIR/tpm-auth             authValue of the TPM counters (with --tpm)
  *
  * Test hook: VFIT_BOOT_CRASH_AFTER=N makes the process _exit(99) right
  * after its N-th durable step (a temporary file written and fsync'd, a
@@ -53,14 +52,14 @@ struct vfit_boot_sim {
 
 /*
  * Opens the device at dir: maps the RAM regions, and opens the counter
- * store -- the TPM through tcti when given, else DIR/counters.  With
- * prefault the RAM is populated at once, so timings measure the flow
- * rather than the host's first-touch page faults (a device's RAM has
- * none); it costs the whole simulated RAM in memory.  Events are printed
- * on stdout with vfit_boot_format_event().  Returns 0, or -1 with e set.
+ * store DIR/counters.  With prefault the RAM is populated at once, so
+ * timings measure the flow rather than the host's first-touch page faults
+ * (a device's RAM has none); it costs the whole simulated RAM in memory.
+ * Events are printed on stdout with vfit_boot_format_event().  Returns 0,
+ * or -1 with e set.
  */
-int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
-		       bool prefault, struct vfit_err *e);
+int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, bool prefault,
+		       struct vfit_err *e);
 void vfit_boot_sim_close(struct vfit_boot_sim *s);
 
 /* Who talks to the TPM in a --trust command. */

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/counter.h"
 #include "vfit/decomp.h"
 #include "vfit/fit.h"
 
@@ -39,8 +40,8 @@
 #define VFIT_BOOT_MAX_RAM 8
 /* Ranges reserved during one boot: loader, FIT staging area, every image placed. */
 #define VFIT_BOOT_MAX_RANGES (2 + VFIT_BOOT_MAX_STAGES * (1 + VFIT_MAX_IMAGES))
-/* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (as the host stores). */
-#define VFIT_BOOT_COUNTER_NAME 32
+/* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (vfit/counter.h). */
+#define VFIT_BOOT_COUNTER_NAME VFIT_COUNTER_NAME
 /* Attempts a freshly updated slot gets before it is declared bad. */
 #define VFIT_BOOT_TRIES 3
 /* Size of the serialized state blob (version 3: chain digest, failed flags). */
@@ -222,7 +223,10 @@ enum vfit_state_check {
 
 void vfit_boot_state_default(struct vfit_boot_state *s);
 void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BOOT_STATE_SIZE]);
-/* Decodes in[0..len) into *s; *s is unchanged unless VFIT_STATE_OK. */
+/*
+ * Decodes in[0..len) into *s: returns VFIT_STATE_OK, or why the blob is not
+ * trusted (*s is then unchanged).
+ */
 VFIT_MUST_CHECK
 enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 					     struct vfit_boot_state *s);
@@ -530,7 +534,10 @@ void vfit_boot_report_init(struct vfit_boot_report *r, struct vfit_boot_event *e
 
 /*
  * One power-on: selects a slot, verifies its chain stage by stage, loads
- * the final stage's images, and says what to start in *report.
+ * the final stage's images, and says what to start in *report.  Returns
+ * VFIT_BOOT_KERNEL (start report's kernel), VFIT_BOOT_RECOVERY (start the
+ * recovery FIT's), VFIT_BOOT_HALT (nothing verified) or VFIT_BOOT_FAILED
+ * (the platform failed); report->why says why it did not boot a slot.
  */
 VFIT_MUST_CHECK
 enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
@@ -556,7 +563,9 @@ enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
  * slot, starting at the first stage whose keys verify fit[0].  The
  * complete new chain is verified with the keys the device trusts now,
  * written to the other slot, read back and verified again, and only then
- * set to be tried next.
+ * set to be tried next.  Returns VFIT_BOOT_DONE once it will be tried,
+ * VFIT_BOOT_REFUSED (report->why says why) or VFIT_BOOT_ERROR (a write
+ * failed).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
@@ -584,7 +593,8 @@ struct vfit_boot_request {
  * does it (only the chain that booted last), then the installed slot
  * offered for VFIT_BOOT_TRIES attempts, whatever state the other slot is
  * in (recovery's update brings a device without a good slot back).
- * DONE, REFUSED (report->why; nothing changed) or ERROR (the store failed).
+ * Returns VFIT_BOOT_DONE, VFIT_BOOT_REFUSED (report->why; nothing changed)
+ * or VFIT_BOOT_ERROR (the store failed).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_apply_request(const struct vfit_boot_ops *ops,
@@ -593,24 +603,24 @@ enum vfit_boot_result vfit_boot_apply_request(const struct vfit_boot_ops *ops,
 					      struct vfit_boot_report *report,
 					      const struct vfit_boot_request *rq);
 
-/*
- * Whether name[0..len) (no NUL) is a rollback counter name: 1 to
- * VFIT_BOOT_COUNTER_NAME - 1 characters of [A-Za-z0-9._-].
- */
-bool vfit_counter_name_valid(const char *name, size_t len);
-
 /* ---- names and the console ------------------------------------------------- */
 
-const char *vfit_boot_outcome_to_string(enum vfit_boot_outcome o);
-const char *vfit_boot_result_to_string(enum vfit_boot_result r);
-const char *vfit_boot_why_to_string(enum vfit_boot_why w);
-const char *vfit_io_to_string(enum vfit_io io);
-const char *vfit_state_check_to_string(enum vfit_state_check c);
-const char *vfit_boot_event_kind_to_string(enum vfit_boot_event_kind k);
-const char *vfit_boot_chain_to_string(enum vfit_boot_chain c);   /* "slot A", "recovery" ... */
-const char *vfit_boot_keys_to_string(enum vfit_boot_keys k);
-const char *vfit_boot_store_to_string(enum vfit_boot_store s);
-/* "good", "trying", "bad" (or "unknown"). */
+/*
+ * Names for logs: each returns the name of its enum's value, and
+ * "unknown ..." for a value past the list (never NULL).
+ */
+const char *vfit_boot_outcome_to_string(enum vfit_boot_outcome o);   /* returns "kernel", ... */
+const char *vfit_boot_result_to_string(enum vfit_boot_result r);     /* returns "done", ... */
+const char *vfit_boot_why_to_string(enum vfit_boot_why w);           /* returns "marked bad", ... */
+const char *vfit_io_to_string(enum vfit_io io);                      /* returns "absent", ... */
+const char *vfit_state_check_to_string(enum vfit_state_check c);     /* returns "bad magic", ... */
+const char *vfit_boot_event_kind_to_string(enum vfit_boot_event_kind k); /* returns "verify", ... */
+const char *vfit_boot_chain_to_string(enum vfit_boot_chain c);       /* returns "slot A", ... */
+const char *vfit_boot_keys_to_string(enum vfit_boot_keys k);         /* returns "user keys", ... */
+const char *vfit_boot_store_to_string(enum vfit_boot_store s);       /* returns "trusted", ... */
+const char *vfit_boot_obj_to_string(enum vfit_boot_obj o);           /* returns "stage", ... */
+const char *vfit_boot_phase_to_string(enum vfit_boot_phase p);       /* returns "verify", ... */
+/* Returns "good", "trying", "bad" (or "unknown"). */
 const char *vfit_boot_slot_status_name(unsigned int status);
 
 /*

@@ -111,8 +111,8 @@ enum vfit_boot_why vfit_trust_required(const void *rom, bool *required);
  * hierarchy was disabled since the reset); then the request index in the
  * same way (REQ_MISSING, REQ_ATTRIBUTES) and the OS's request in it
  * (t->req_state, t->req).  With log, an event log is started in
- * log_mem[0..log_cap).  VFIT_WHY_NONE or why the TPM cannot be trusted
- * (t->what names the step).
+ * log_mem[0..log_cap).  Returns VFIT_WHY_NONE, or why the TPM cannot be
+ * trusted (t->what names the step).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
@@ -122,26 +122,37 @@ enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
  * The flow's ops over an opened trust state (struct vfit_boot_ops).
  * state_write and counter_advance stage their change in t->nv; commit
  * writes it (one NV_Write, only when something changed), or drops it.
+ * The state blob: returns VFIT_IO_OK, ABSENT when never written, TOO_BIG
+ * when cap is short.
  */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_state_read(struct vfit_trust *t, void *buf, size_t cap, size_t *len);
+/* Stages a new state blob: returns VFIT_IO_OK or TOO_BIG. */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_state_write(struct vfit_trust *t, const void *buf, size_t len);
+/* Returns VFIT_IO_OK with *value (0 for a counter never advanced). */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_counter_read(struct vfit_trust *t, const char *name, uint64_t *value);
 /*
  * Only upwards (firmware-enforced monotonic).  TOO_BIG, with nothing
  * staged, when the name is new and all VFIT_TRUST_COUNTERS entries are
  * taken: an entry is never freed, since a counter that disappears reads 0
- * and would let its chains roll back.
+ * and would let its chains roll back.  Returns VFIT_IO_OK, TOO_BIG, or
+ * ERROR for an invalid name or a value below the counter's.
  */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_counter_advance(struct vfit_trust *t, const char *name, uint64_t value);
+/*
+ * With keep, writes what state_write and counter_advance staged in one
+ * NV_Write (nothing when nothing changed); without, drops it.  Returns
+ * VFIT_IO_OK, or ERROR (t->what): the stage must halt.
+ */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_commit(struct vfit_trust *t, bool keep);
 /*
- * Extends pcr in every active bank with its digest from d (ERROR, with
- * nothing extended, when d lacks one) and logs the event.
+ * Extends pcr in every active bank with its digest from d and logs the
+ * event: returns VFIT_IO_OK, or ERROR (t->what; nothing extended when d
+ * lacks a bank's digest).
  */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t type,
@@ -149,8 +160,8 @@ enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t
 
 /*
  * Gives up platform authorization until the next reset:
- * TPM2_HierarchyControl(TPM_RH_PLATFORM, disable).  VFIT_WHY_NONE, or
- * TPM_LOCK: the OS must not be started.
+ * TPM2_HierarchyControl(TPM_RH_PLATFORM, disable).  Returns VFIT_WHY_NONE,
+ * or VFIT_WHY_TPM_LOCK: the OS must not be started.
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_lock(struct vfit_trust *t);
@@ -159,7 +170,7 @@ enum vfit_boot_why vfit_trust_lock(struct vfit_trust *t);
  * At power-on, before vfit_boot(): the OS's request read by
  * vfit_trust_open() acted on (vfit_boot_apply_request() with ops, which
  * must be the trust state's own, commit included), then the request index
- * cleared -- a malformed request only cleared.  VFIT_WHY_NONE, or NV_WRITE
+ * cleared -- a malformed request only cleared.  Returns VFIT_WHY_NONE, or NV_WRITE
  * when the trust state or the request index could not be written: the
  * stage must halt.  What was done is in report's events.
  */
@@ -174,6 +185,7 @@ enum vfit_boot_why vfit_trust_serve(struct vfit_trust *t, const struct vfit_boot
  * disabled): both indices checked as vfit_trust_open() does, the trust
  * state read with the index's empty password (AUTHREAD) and the pending
  * request read.  No Startup is needed (a TPM not yet started is started).
+ * Returns VFIT_WHY_NONE, or why the indices cannot be trusted.
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_attach(struct vfit_trust *t, struct vfit_tpm *tpm);
@@ -182,8 +194,8 @@ enum vfit_boot_why vfit_trust_attach(struct vfit_trust *t, struct vfit_tpm *tpm)
  * The OS asks: rq written into the request index with owner
  * authorization (the owner's authValue owner_auth[0..len), empty on a
  * fresh TPM).  A pending request made at the same state is merged (a
- * confirmation and an installed update ride together).  VFIT_WHY_NONE, or
- * TPM_ERROR with t->what/t->rc.
+ * confirmation and an installed update ride together).  Returns
+ * VFIT_WHY_NONE, or TPM_ERROR with t->what/t->rc.
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_ask(struct vfit_trust *t, const struct vfit_boot_request *rq,
@@ -191,13 +203,13 @@ enum vfit_boot_why vfit_trust_ask(struct vfit_trust *t, const struct vfit_boot_r
 
 /*
  * The factory step: defines both indices with platform authorization (on a
- * TPM whose platform hierarchy is still enabled).  VFIT_WHY_NONE, or why
- * not (t->what, t->tr, t->rc).
+ * TPM whose platform hierarchy is still enabled).  Returns VFIT_WHY_NONE,
+ * or why not (t->what, t->tr, t->rc).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_why vfit_trust_define(struct vfit_trust *t, struct vfit_tpm *tpm);
 
-/* The layer's result as a reason. */
+/* Returns the reason a TPM layer result r gives the flow (VFIT_WHY_NONE for VFIT_TPM_OK). */
 enum vfit_boot_why vfit_trust_why(enum vfit_tpm_result r);
 
 #endif

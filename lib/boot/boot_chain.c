@@ -73,6 +73,7 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 {
 	struct vfit_verify_result *res = &r->s->res;
 	struct vfit_boot_event *ev;
+	enum vfit_result verdict;
 
 	ev = vfit_ev_new_(r, VFIT_EV_VERIFY, why->chain, why->stage);
 	ev->keys = (uint8_t)keys;
@@ -86,11 +87,11 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 	 * every stage anyway, and vfit_boot_load_one_() decrypts them only
 	 * after this verification passed, with the key in this trusted ctl.
 	 */
-	vfit_verify(fit, len, ctl, ctl_len, NULL, VFIT_VERIFY_ALLOW_CIPHER, res);
+	verdict = vfit_verify(fit, len, ctl, ctl_len, NULL, VFIT_VERIFY_ALLOW_CIPHER, res);
 	vfit_ev_verdict_(&ev->v, res, ctl);
 	vfit_ev_emit_(r, ev);
 	*v = ev->v;
-	return res->result;
+	return verdict;
 }
 
 /*
@@ -168,19 +169,6 @@ static bool entry_ok(const struct vfit_image *img, struct vfit_boot_event *why)
 }
 
 /* ---- rollback ---------------------------------------------------------- */
-
-bool vfit_counter_name_valid(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || len >= VFIT_BOOT_COUNTER_NAME)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '-' || s[i] == '_' || s[i] == '.'))
-			return false;
-	return true;
-}
 
 static void default_name(char *out, unsigned int stage, bool final, bool recovery)
 {

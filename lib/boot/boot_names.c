@@ -216,6 +216,28 @@ const char *vfit_boot_store_to_string(enum vfit_boot_store s)
 	return "unknown store";
 }
 
+const char *vfit_boot_obj_to_string(enum vfit_boot_obj o)
+{
+	switch (o) {
+	case VFIT_BOOT_OBJ_ROM: return "ROM control DTB";
+	case VFIT_BOOT_OBJ_STAGE: return "stage";
+	case VFIT_BOOT_OBJ_RECOVERY: return "recovery FIT";
+	case VFIT_BOOT_OBJ_USER_KEYS: return "user key store";
+	}
+	return "unknown object";
+}
+
+const char *vfit_boot_phase_to_string(enum vfit_boot_phase p)
+{
+	switch (p) {
+	case VFIT_BOOT_T_READ: return "read";
+	case VFIT_BOOT_T_VERIFY: return "verify";
+	case VFIT_BOOT_T_LOAD: return "load";
+	case VFIT_BOOT_T_PHASES: break;
+	}
+	return "unknown phase";
+}
+
 const char *vfit_boot_slot_status_name(unsigned int status)
 {
 	switch (status) {

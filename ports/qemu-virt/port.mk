@@ -69,18 +69,18 @@ QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(VFIT_SRC:.c=.o) $(QV_COMMON:.
 
 $(QEMU_DIR)/$(1)/obj/%.o: %.c $(QV)/port.mk $(wildcard $(QV)/include/*.h) | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)
-	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) $$(QV_CFLAGS) -isystem $(QEMU_DIR)/root-$(1)/usr/include \
+	$$(call say,CC,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) $$(QV_CFLAGS) -isystem $(QEMU_DIR)/root-$(1)/usr/include \
 		-DVFIT_STAGE_ARCH='"$(1)"' -MMD -MP -c -o $$@ $$<
 $(QEMU_DIR)/$(1)/obj/%.o: %.S | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)
-	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom.dtb"' -c -o $$@ $$<
+	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom.dtb"' -c -o $$@ $$<
 $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o: $(QEMU_DIR)/$(1)/rom.dtb
 # The TPM stage's ROM: the same keys, and the requirement only the ROM may state.
 $(QEMU_DIR)/$(1)/rom-tpm.dtb: $(QEMU_DIR)/$(1)/rom.dtb
-	cp $$< $$@.tmp && fdtput -p -t s $$@.tmp /config vfit,tpm required && mv $$@.tmp $$@
+	$$(call say,DTB,$$@)cp $$< $$@.tmp && fdtput -p -t s $$@.tmp /config vfit,tpm required && mv $$@.tmp $$@
 $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-tpm.o: $(QV)/rom_keys.S $(QEMU_DIR)/$(1)/rom-tpm.dtb \
 		| $(QV_DEPS_OK)
-	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom-tpm.dtb"' -c -o $$@ $$<
+	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom-tpm.dtb"' -c -o $$@ $$<
 
 $(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
 $(QEMU_DIR)/$(1)/stage-tpm.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o \
@@ -89,12 +89,12 @@ $(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o \
 	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
 $(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-tpm.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: \
 		$$(QV_OBJ_$(1)) $(QV)/stage.ld
-	$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
+	$$(call say,LD,$$@)$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 		-Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
 		-Wl,-Map,$$(@:.elf=.map) -o $$@ $$(filter %.o,$$^) \
 		$(QEMU_DIR)/root-$(1)/usr/lib/$(QV_LIBDIR_$(1))/libfdt.a -lgcc
 $(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
-	$(QV_CROSS_$(1))objcopy -O binary $$< $$@
+	$$(call say,OBJCOPY,$$@)$(QV_CROSS_$(1))objcopy -O binary $$< $$@
 
 $(QEMU_DIR)/$(1)/initramfs-main.cpio $(QEMU_DIR)/$(1)/initramfs-recovery.cpio: \
 		$(QEMU_DIR)/$(1)/initramfs-%.cpio: $(QV)/mkinitramfs | $(QV_DEPS_OK)
