@@ -143,7 +143,7 @@ struct vfit_boot_ops {
 	 * Measured boot: extends PCR pcr with d, the digests of what the flow
 	 * starts, and logs event type `type` with event[0..len).  d holds
 	 * SHA-256 (an image's is its verified sha256 hash node) and the hashes
-	 * measure_hashes asks for (an image's all from one pass over it).
+	 * measure_hashes asks for (an image's from the verifier's same pass).
 	 * Called only once a chain verified and loaded in full, before START;
 	 * a failure stops the boot (VFIT_WHY_MEASURE).  NULL: nothing measured.
 	 */
@@ -510,6 +510,26 @@ struct vfit_boot_scratch {
 		struct vfit_digest_set key_more;
 		char conf[VFIT_BOOT_NAME_LEN];
 	} meas[VFIT_BOOT_MAX_STAGES];
+	/*
+	 * Measured boot: the verifier's crypto backend with each SHA-256 it
+	 * takes teed into the other banks' hashes, piece by piece in the same
+	 * pass, and what came out of each (boot_measure.c).
+	 */
+	struct vfit_boot_tee {
+		struct vfit_crypto cr;          /* first: the ops find the rest from self */
+		struct vfit_boot_tee_state *st; /* writable: the verifier sees cr as const */
+	} tee;
+	struct vfit_boot_tee_state {
+		const struct vfit_crypto *base;
+		uint32_t more;                  /* the hashes besides SHA-256 */
+		struct vfit_hash_ctx *ctx;      /* the SHA-256 being teed, or NULL */
+		struct vfit_hash_set set;
+		unsigned int n;
+		struct {
+			uint8_t sha256[VFIT_BOOT_DIGEST];
+			struct vfit_digest_set more;
+		} seen[VFIT_MAX_IMAGES + 4];
+	} tee_state;
 	/* What decides what each stage runs (boot_record.c), and the chain's digest of them. */
 	uint8_t stage_digest[VFIT_BOOT_MAX_STAGES][VFIT_BOOT_DIGEST];
 	uint8_t chain[VFIT_BOOT_DIGEST];   /* digest of the last chain walked in full */
@@ -550,7 +570,8 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
  * (re-verified) chain -- unless a stage of it was accepted through a user
  * key (then no counter moves).  Counters move before the state, and a
  * counter that cannot be stored refuses (COUNTER_FULL) before anything
- * changed.
+ * changed.  Returns VFIT_BOOT_DONE, VFIT_BOOT_REFUSED (report->why says
+ * why) or VFIT_BOOT_ERROR (a state or counter op failed).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,

@@ -7,11 +7,13 @@
  * Each measurement carries SHA-256 and the other hashes the platform's
  * PCR banks need (measure_hashes).  An image's SHA-256 is the value of its
  * sha256 hash node, which the verifier has just checked against the bytes
- * it verified (every hash* node of an image is checked); only an image
- * with no sha256 hash node is hashed for SHA-256 here.  Its other digests
- * come from one pass over its bytes for all of them (a vfit_hash_set),
- * on a boot that measures only: the verifier's own pass cannot feed them
- * while a crypto op has no way to reach its caller's context.  A key's
+ * it verified (every hash* node of an image is checked).  Its other
+ * digests come from the verifier's same pass: on a boot that measures,
+ * the flow verifies through a tee, a crypto backend that hands each piece
+ * of every SHA-256 message to the other hashes too while it is in the
+ * cache (a vfit_hash_set), and keeps what each SHA-256 brought.  Only an
+ * image without a sha256 hash node (or a build without the backend seam,
+ * VFIT_CRYPTO_TABLE=0) is hashed here, once for all its digests.  A key's
  * identity is the digest of its key node's properties in the control DTB
  * that held it (a few hundred bytes).
  *
@@ -33,14 +35,117 @@
 
 #define SHA256_BIT VFIT_HASH_BIT(VFIT_HASH_SHA256)
 
-/* The hashes besides SHA-256 that a measurement of this boot carries (none when nothing is). */
-static uint32_t more_hashes(const struct vfit_run *r, bool measured)
+uint32_t vfit_boot_more_hashes_(const struct vfit_run *r, bool load)
 {
 	const struct vfit_boot_ops *o = r->ops;
 
-	if (!measured || !o->measure || !o->measure_hashes)
+	if (!load || !o->measure || !o->measure_hashes)
 		return 0;
 	return o->measure_hashes(o->plat) & ~SHA256_BIT;
+}
+
+#if VFIT_CRYPTO_TABLE
+static struct vfit_boot_tee_state *tee_of(const struct vfit_crypto *self)
+{
+	return ((const struct vfit_boot_tee *)self)->st;
+}
+
+/* A SHA-256 starts: the other hashes start beside it (one message at a time). */
+static enum vfit_result tee_init(const struct vfit_crypto *self, struct vfit_hash_ctx *ctx,
+				 enum vfit_hash algo)
+{
+	struct vfit_boot_tee_state *t = tee_of(self);
+	enum vfit_result r = t->base->hash_init(t->base, ctx, algo);
+
+	if (!r && algo == VFIT_HASH_SHA256 && !t->ctx && !vfit_hash_set_init(&t->set, t->more))
+		t->ctx = ctx;
+	return r;
+}
+
+static void tee_update(const struct vfit_crypto *self, struct vfit_hash_ctx *ctx, const void *p,
+		       size_t n)
+{
+	struct vfit_boot_tee_state *t = tee_of(self);
+	const uint8_t *in = p;
+	size_t take;
+
+	if (ctx != t->ctx) {
+		t->base->hash_update(t->base, ctx, p, n);
+		return;
+	}
+	for (; n; in += take, n -= take) {
+		take = n < VFIT_HASH_SET_PIECE ? n : VFIT_HASH_SET_PIECE;
+		t->base->hash_update(t->base, ctx, in, take);
+		vfit_hash_set_update(&t->set, in, take);
+	}
+}
+
+/* The SHA-256 ends: what the other hashes made of the same bytes is kept beside it. */
+static void tee_final(const struct vfit_crypto *self, struct vfit_hash_ctx *ctx, uint8_t *out)
+{
+	struct vfit_boot_tee_state *t = tee_of(self);
+
+	t->base->hash_final(t->base, ctx, out);
+	if (ctx != t->ctx)
+		return;
+	t->ctx = NULL;
+	if (t->n < sizeof(t->seen) / sizeof(t->seen[0])) {
+		memcpy(t->seen[t->n].sha256, out, VFIT_BOOT_DIGEST);
+		vfit_hash_set_final(&t->set, &t->seen[t->n++].more);
+	}
+}
+
+static enum vfit_result tee_sig(const struct vfit_crypto *self, const struct vfit_pubkey *key,
+				enum vfit_hash h, enum vfit_padding pad, const uint8_t *digest,
+				const uint8_t *sig, size_t sig_len)
+{
+	const struct vfit_crypto *base = tee_of(self)->base;
+
+	return base->sig_verify(base, key, h, pad, digest, sig, sig_len);
+}
+#endif
+
+enum vfit_result vfit_boot_verify_(struct vfit_run *r, const uint8_t *fit, size_t len,
+				   const void *ctl, size_t ctl_len, unsigned int flags,
+				   struct vfit_verify_result *res)
+{
+#if VFIT_CRYPTO_TABLE
+	struct vfit_boot_tee *tee = &r->s->tee;
+	struct vfit_boot_tee_state *t = &r->s->tee_state;
+
+	t->n = 0;
+	if (r->more) {
+		tee->cr.hash_init = tee_init;
+		tee->cr.hash_update = tee_update;
+		tee->cr.hash_final = tee_final;
+		tee->cr.sig_verify = tee_sig;
+		tee->st = t;
+		t->base = &vfit_crypto_default;
+		t->more = r->more;
+		t->ctx = NULL;
+		return vfit_verify_with(&tee->cr, fit, len, ctl, ctl_len, NULL, flags, res);
+	}
+#else
+	(void)r;
+#endif
+	return vfit_verify(fit, len, ctl, ctl_len, NULL, flags, res);
+}
+
+/* What the tee kept for the SHA-256 digest sha256, or NULL. */
+static const struct vfit_digest_set *teed(const struct vfit_run *r, const uint8_t *sha256)
+{
+#if VFIT_CRYPTO_TABLE
+	const struct vfit_boot_tee_state *t = &r->s->tee_state;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		if (!memcmp(t->seen[i].sha256, sha256, VFIT_BOOT_DIGEST))
+			return &t->seen[i].more;
+#else
+	(void)r;
+	(void)sha256;
+#endif
+	return NULL;
 }
 
 /* The sha256 hash node's value of an image the verifier accepted, or NULL. */
@@ -87,15 +192,23 @@ static void digest_set(uint32_t hashes, const void *data, size_t len, struct vfi
 }
 
 /*
- * An image's SHA-256 (its verified hash node, else computed) and the
- * other hashes of `more`, in one pass over its bytes.
+ * An image's SHA-256 (its verified hash node) and the other hashes of r->more
+ * (from the verifier's pass through the tee); an image the tee did not see
+ * is hashed here, in one pass for all of them.
  */
-static void image_digests(const uint8_t *fit, const struct vfit_image *img, uint32_t more,
-			  uint8_t sha256[VFIT_BOOT_DIGEST], struct vfit_digest_set *d)
+static void image_digests(const struct vfit_run *r, const uint8_t *fit,
+			  const struct vfit_image *img, uint8_t sha256[VFIT_BOOT_DIGEST],
+			  struct vfit_digest_set *d)
 {
 	const uint8_t *node = hash_node_sha256(fit, img);
+	const struct vfit_digest_set *seen = node && r->more ? teed(r, node) : NULL;
 
-	digest_set(more | (node ? 0 : SHA256_BIT), img->data, img->size, d);
+	if (seen) {
+		*d = *seen;
+		memcpy(sha256, node, VFIT_BOOT_DIGEST);
+		return;
+	}
+	digest_set(r->more | (node ? 0 : SHA256_BIT), img->data, img->size, d);
 	memcpy(sha256, node ? node : d->sha256, VFIT_BOOT_DIGEST);
 	d->hashes &= ~SHA256_BIT;
 }
@@ -124,11 +237,11 @@ static void key_digests(const void *ctl, int key, uint32_t hashes, struct vfit_d
 }
 
 void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *fit,
-			  const void *ctl, size_t ctl_len, bool measured)
+			  const void *ctl, size_t ctl_len)
 {
 	const struct vfit_verify_result *res = &r->s->res;
 	struct vfit_boot_measure *m = &r->s->meas[at];
-	uint32_t more = more_hashes(r, measured);
+	uint32_t more = r->more;
 	unsigned int i;
 	int key = -1;
 
@@ -137,7 +250,7 @@ void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *f
 	for (i = 0; i < res->nimages && i < VFIT_MAX_IMAGES; i++) {
 		vfit_ev_str_(m->img[i].prop, sizeof(m->img[i].prop), res->image[i].prop);
 		vfit_ev_str_(m->img[i].name, sizeof(m->img[i].name), res->image[i].name);
-		image_digests(fit, &res->image[i], more, m->img[i].sha256, &m->img[i].more);
+		image_digests(r, fit, &res->image[i], m->img[i].sha256, &m->img[i].more);
 	}
 	m->nimg = i;
 #if VFIT_REPORT

@@ -7,9 +7,6 @@
 #include "vfit/hash.h"
 #include "hash_int.h"
 
-/* Small enough for every hash to find it in a 32 KiB L1 data cache. */
-#define PIECE 8192u
-
 #define HAS(s, h) ((s)->hashes & VFIT_HASH_BIT(h))
 
 enum vfit_result vfit_hash_set_init(struct vfit_hash_set *s, uint32_t hashes)
@@ -100,7 +97,7 @@ void vfit_hash_set_update(struct vfit_hash_set *s, const void *p, size_t n)
 	size_t take;
 
 	for (; n; in += take, n -= take) {
-		take = n < PIECE ? n : PIECE;
+		take = n < VFIT_HASH_SET_PIECE ? n : VFIT_HASH_SET_PIECE;
 		piece(s, in, take);
 	}
 }

@@ -435,6 +435,7 @@ static void test_measure(uint8_t *ram)
 	CHECK(strstr(d->log, "   Measured 'kernel' (kernel) into PCR 8") != NULL, "console line");
 	one_chain = meas.n;
 	memcpy(key, meas.d[0].sha256, sizeof(key));
+	CHECK(scratch.tee_state.n == 0, "no tee without measure_hashes (%u)", scratch.tee_state.n);
 
 	/* Slot A's kernel tampered: slot B boots; nothing of slot A was measured. */
 	d->stage[0][1].p[d->stage[0][1].n / 2] ^= 1;
@@ -469,6 +470,14 @@ static void test_measure(uint8_t *ram)
 		CHECK(!memcmp(vfit_digest_set_get(&meas.d[at], h[i]), want, vfit_hash_size(h[i])),
 		      "PCR 8: the kernel's %s", vfit_hash_name(h[i]));
 	}
+	/* The verifier's own SHA-256 pass over the kernel gave its other digests (the tee). */
+	for (i = 0; i < scratch.tee_state.n; i++)
+		if (!memcmp(scratch.tee_state.seen[i].sha256, k, sizeof(k)))
+			break;
+	CHECK(i < scratch.tee_state.n && at >= 0 &&
+	      !memcmp(&scratch.tee_state.seen[i].more.sha512, meas.d[at].sha512, 64),
+	      "the kernel's SHA-512 came from the verifier's pass (%u SHA-256 teed)",
+	      scratch.tee_state.n);
 	/* A key's identity in every hash, its SHA-256 the one measured with one bank. */
 	CHECK(meas.pcr[0] == 7 && meas.d[0].hashes == VFIT_HASH_SET_ALL &&
 	      !memcmp(meas.d[0].sha256, key, sizeof(key)), "PCR 7: the key in every hash");
