@@ -174,15 +174,15 @@ struct vfit_hash_set {
 };
 
 /*
- * Starts the hashes of `hashes` (VFIT_HASH_BIT of each): VFIT_OK, or
- * VFIT_ERR_UNSUPPORTED for none, or one outside VFIT_HASH_SET_ALL or not
- * built in.
+ * Starts the hashes of `hashes` (VFIT_HASH_BIT of each).  Returns VFIT_OK,
+ * or VFIT_ERR_UNSUPPORTED for none, or one outside VFIT_HASH_SET_ALL or
+ * not built in.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_hash_set_init(struct vfit_hash_set *s, uint32_t hashes);
 void vfit_hash_set_update(struct vfit_hash_set *s, const void *p, size_t n);
 void vfit_hash_set_final(struct vfit_hash_set *s, struct vfit_digest_set *out);
-/* The digest of hash h in d, or NULL when d does not hold it. */
+/* Returns the digest of hash h in d, or NULL when d does not hold it. */
 const uint8_t *vfit_digest_set_get(const struct vfit_digest_set *d, enum vfit_hash h);
 
 #endif
