@@ -28,7 +28,8 @@ void con_nl(void);
 /* Generic timer (clock.c): nanoseconds since reset. */
 uint64_t clock_ns(void);
 
-/* Linker symbols: the stage's RAM (data, bss, stack), its stack, its size in flash. */
-extern char __ram_start[], __ram_end[], __image_end[], __stack_bottom[], __stack_top[];
+/* Linker symbols: the stage's RAM (data, bss, stack), its stack, its image in flash. */
+extern char __ram_start[], __ram_end[], __image_start[], __image_end[], __stack_bottom[],
+	__stack_top[];
 
 #endif
