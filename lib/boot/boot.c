@@ -262,6 +262,30 @@ static enum vfit_boot_outcome halt(struct vfit_run *r)
 	return VFIT_BOOT_HALT;
 }
 
+/* The recovery FIT, verified with key-recovery alone, and started; else the halt. */
+static enum vfit_boot_outcome recover(struct vfit_run *r, const struct vfit_flow *f)
+{
+	struct vfit_boot_scratch *scratch = r->s;
+
+	vfit_boot_ranges_reset_(r);
+	if (vfit_boot_recovery_(r, f) == VFIT_WALK_OK) {
+		if (scratch->state.booted != VFIT_BOOT_NONE) {
+			scratch->state.booted = VFIT_BOOT_NONE;
+			memset(scratch->state.chain, 0, sizeof(scratch->state.chain));
+			state_save(r);
+		}
+		if (!vfit_boot_measure_chain_(r, VFIT_CHAIN_RECOVERY)) {
+			no_handoff(r->rep);
+			return halt(r);
+		}
+		r->rep->nstages = 1;
+		start(r, VFIT_CHAIN_RECOVERY);
+		return VFIT_BOOT_RECOVERY;
+	}
+	no_handoff(r->rep);
+	return halt(r);
+}
+
 enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 				 const struct vfit_boot_layout *layout,
 				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
@@ -297,23 +321,25 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 		}
 	}
 	vfit_ev_say_(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
-	vfit_boot_ranges_reset_(&r);
-	if (vfit_boot_recovery_(&r, &f) == VFIT_WALK_OK) {
-		if (scratch->state.booted != VFIT_BOOT_NONE) {
-			scratch->state.booted = VFIT_BOOT_NONE;
-			memset(scratch->state.chain, 0, sizeof(scratch->state.chain));
-			state_save(&r);
-		}
-		if (!vfit_boot_measure_chain_(&r, VFIT_CHAIN_RECOVERY)) {
-			no_handoff(report);
-			return halt(&r);
-		}
-		report->nstages = 1;
-		start(&r, VFIT_CHAIN_RECOVERY);
-		return VFIT_BOOT_RECOVERY;
-	}
-	no_handoff(report);
-	return halt(&r);
+	return recover(&r, &f);
+}
+
+enum vfit_boot_outcome vfit_boot_recover(const struct vfit_boot_ops *ops,
+					 const struct vfit_boot_layout *layout,
+					 struct vfit_boot_scratch *scratch,
+					 struct vfit_boot_report *report)
+{
+	struct vfit_flow f;
+	struct vfit_run r;
+	enum setup rc;
+
+	run_init(&r, ops, layout, scratch, report);
+	rc = setup(&r, &f);
+	if (rc == SETUP_FAILED)
+		return VFIT_BOOT_FAILED;
+	if (rc)
+		return halt(&r);
+	return recover(&r, &f);
 }
 
 /* ---- confirmation ------------------------------------------------------ */
