@@ -15,6 +15,7 @@
 #include "vfit/boot.h"
 #include "vfit/disk.h"
 #include "linux.h"
+#include "netboot.h"
 #include "ops.h"
 #include "plat.h"
 #include "port.h"
@@ -261,11 +262,37 @@ __attribute__((noreturn)) static void start_linux(void)
 	port_enter_linux((uintptr_t)dtb, (uintptr_t)k->addr);
 }
 
+/*
+ * The boot flow: the slots, then the disk's recovery image; network
+ * recovery (netboot.c) when that verified nothing, or at once when it was
+ * asked for -- the same flow and keys, the FIT fetched into staging.
+ */
+static enum vfit_boot_outcome boot(void)
+{
+	enum netboot net = netboot_when();
+	enum vfit_boot_outcome o;
+	uint64_t t0 = plat_now_ns();
+
+	report.timings = &times;
+	if (net == NETBOOT_NOW) {
+		o = vfit_boot_recover(netboot_ops(ops), &layout, &scratch, &report);
+	} else {
+		o = vfit_boot(ops, &layout, &scratch, &report);
+		if (o == VFIT_BOOT_HALT && net == NETBOOT_FALLBACK) {
+			print_times(plat_now_ns() - t0);
+			say("nothing on the disk verified: network recovery", NULL);
+			t0 = plat_now_ns();
+			o = vfit_boot_recover(netboot_ops(ops), &layout, &scratch, &report);
+		}
+	}
+	print_times(plat_now_ns() - t0);
+	return o;
+}
+
 void stage_main(void)
 {
 	enum vfit_boot_outcome o;
 	const char *why;
-	uint64_t t0;
 
 	why = plat_init(&ram);
 	if (why)
@@ -286,10 +313,7 @@ void stage_main(void)
 	confirm();
 	if (have_tpm)
 		stage_tpm_offer();
-	report.timings = &times;
-	t0 = plat_now_ns();
-	o = vfit_boot(ops, &layout, &scratch, &report);
-	print_times(plat_now_ns() - t0);
+	o = boot();
 	if (have_tpm)
 		stage_tpm_mirror();
 	if (o == VFIT_BOOT_KERNEL || o == VFIT_BOOT_RECOVERY)
