@@ -70,6 +70,9 @@ struct srv {
 	unsigned int steps_bound, steps_transfer;
 	uint8_t flood[64];              /* when set: recv returns this forever */
 	size_t flood_len;
+	/* a capture played back: the server's frames after each of the client's */
+	const uint8_t *cap_frame[64];
+	size_t cap_len[64], cap_n, cap_next;
 };
 
 /* ---- frames, built here ------------------------------------------------ */
@@ -304,7 +307,8 @@ static bool client_frame_ok(const uint8_t *f, size_t n)
 	return csum_fold(csum_add(csum_add(0, ph, 12), f + 34, total - hl)) == 0xffff;
 }
 
-static uint8_t dhcp_type(const uint8_t *b, size_t n)
+/* Option code of the client's message b[0..n), or NULL; *len its length. */
+static const uint8_t *dhcp_opt(const uint8_t *b, size_t n, uint8_t code, size_t *len)
 {
 	size_t i = 240;
 
@@ -313,11 +317,37 @@ static uint8_t dhcp_type(const uint8_t *b, size_t n)
 			i++;
 			continue;
 		}
-		if (b[i] == 53)
-			return b[i + 2];
+		if (b[i] == code && i + 2 + b[i + 1] <= n) {
+			*len = b[i + 1];
+			return b + i + 2;
+		}
 		i += 2u + b[i + 1];
 	}
-	return 0;
+	return NULL;
+}
+
+/*
+ * The client's DISCOVER or REQUEST: a BOOTP request of 300 bytes from
+ * 0.0.0.0:68 to broadcast:67 with the broadcast flag, our hardware address,
+ * the cookie; a REQUEST names the offered address and the server.
+ */
+static uint8_t dhcp_check(struct srv *v, const uint8_t *f)
+{
+	const uint8_t *b = f + 42, *o;
+	size_t n = g16(f + 38) - 8u, len = 0;
+	uint8_t type;
+
+	o = dhcp_opt(b, n, 53, &len);
+	type = o && len == 1 ? o[0] : 0;
+	if (n != 300 || b[0] != 1 || b[1] != 1 || b[2] != 6 || g16(b + 10) != 0x8000 ||
+	    memcmp(b + 28, cmac, 6) || g32(b + 236) != 0x63825363u || g32(f + 26) ||
+	    g32(f + 30) != 0xffffffffu || g16(f + 34) != 68 || memcmp(f, bmac, 6) ||
+	    (type != 1 && type != 3))
+		v->bad_client++;
+	if (type == 3 && (!(o = dhcp_opt(b, n, 50, &len)) || len != 4 || g32(o) != v->yiaddr ||
+			  !(o = dhcp_opt(b, n, 54, &len)) || len != 4 || g32(o) != v->server_id))
+		v->bad_client++;
+	return type;
 }
 
 static void react(struct srv *v, const uint8_t *f, size_t n)
@@ -363,7 +393,7 @@ static void react(struct srv *v, const uint8_t *f, size_t n)
 		v->client_xid = g32(pl + 4);
 		if (v->dhcp_silent)
 			return;
-		if (dhcp_type(pl, g16(f + 38) - 8) == 1) {
+		if (dhcp_check(v, f) == 1) {
 			v->discovers++;
 			dhcp_reply(v, 2);
 		} else {
@@ -410,9 +440,49 @@ static void react(struct srv *v, const uint8_t *f, size_t n)
 	send_block(v, v->sent_block + 1);
 }
 
+/*
+ * The capture's next client frame stands for this one; the server's frames
+ * after it are queued, fixed up for this session as slirp would have sent
+ * them: the client's transaction id and port, the checksums again.
+ */
+static void replay(struct srv *v, const uint8_t *f, size_t n)
+{
+	uint8_t g[FMAX];
+	const uint8_t *c;
+	size_t len;
+
+	if (!client_frame_ok(f, n))
+		v->bad_client++;
+	if (g16(f + 12) == 0x0800 && g16(f + 36) == 67)
+		v->client_xid = g32(f + 46);
+	if (g16(f + 12) == 0x0800 && g16(f + 36) == 69)
+		v->client_port = g16(f + 34);
+	while (v->cap_next < v->cap_n && !memcmp(v->cap_frame[v->cap_next] + 6, cmac, 6))
+		v->cap_next++;
+	for (; v->cap_next < v->cap_n; v->cap_next++) {
+		c = v->cap_frame[v->cap_next];
+		len = v->cap_len[v->cap_next];
+		if (!memcmp(c + 6, cmac, 6))
+			break;
+		memcpy(g, c, len);
+		if (g16(g + 12) == 0x0800 && g16(g + 34) == 67)
+			p32(g + 46, v->client_xid);
+		else if (g16(g + 12) == 0x0800)
+			p16(g + 36, v->client_port);
+		fix(g, len, FIX_UDP);
+		queue(v, K_NONE, g, len);
+	}
+	v->cap_next++;
+}
+
 static enum vfit_net_result dev_send(void *plat, const uint8_t *f, size_t n)
 {
-	react(plat, f, n);
+	struct srv *v = plat;
+
+	if (v->cap_n)
+		replay(v, f, n);
+	else
+		react(v, f, n);
 	return VFIT_NET_OK;
 }
 
@@ -1134,6 +1204,64 @@ static void test_fields(void)
 	}
 }
 
+
+/* ---- frames QEMU's slirp sent (tests/vectors/net, -object filter-dump) ---------------- */
+
+/* The frames of a little-endian pcap into v's capture; the file stays allocated. */
+static void load_pcap(struct srv *v, const char *name)
+{
+	char path[512];
+	size_t len, o;
+	uint8_t *d;
+
+	snprintf(path, sizeof(path), "%s/net/%s", check_vectors_dir(), name);
+	d = (uint8_t *)check_read_file(path, &len);
+	REQUIRE(len >= 24 && d[0] == 0xd4 && d[1] == 0xc3 && d[2] == 0xb2 && d[3] == 0xa1 && d[20] == 1,
+		"%s: a little-endian Ethernet pcap", path);
+	for (o = 24; o + 16 <= len && v->cap_n < 64; v->cap_n++) {
+		size_t incl = d[o + 8] | d[o + 9] << 8 | (size_t)d[o + 10] << 16;
+
+		REQUIRE(o + 16 + incl <= len && incl <= FMAX, "%s: record %zu", path, v->cap_n);
+		v->cap_frame[v->cap_n] = d + o + 16;
+		v->cap_len[v->cap_n] = incl;
+		o += 16 + incl;
+	}
+}
+
+static void test_captured(void)
+{
+	uint8_t want[4096];
+	size_t i, n = 0, len;
+	struct srv v;
+	enum vfit_net_result r;
+
+	/* A 3000-byte file: slirp's OFFER and ACK, its ARP reply, OACK (blksize 1428, tsize), 3 blocks. */
+	srv_init(&v, 0);
+	load_pcap(&v, "slirp-fetch.pcap");
+	for (i = 0; i < v.cap_n; i++)
+		if (memcmp(v.cap_frame[i] + 6, cmac, 6) && g16(v.cap_frame[i] + 12) == 0x0800 &&
+		    g16(v.cap_frame[i] + 42) == 3 && n + v.cap_len[i] - 46 <= sizeof(want)) {
+			memcpy(want + n, v.cap_frame[i] + 46, v.cap_len[i] - 46);
+			n += v.cap_len[i] - 46;
+		}
+	r = run(&v, NULL, sizeof(buf) - 64, &len);
+	CHECK(r == VFIT_NET_OK && n == 3000 && len == n && !memcmp(buf, want, n),
+	      "slirp's frames: the 3000-byte file: %s", vfit_net_result_to_string(r));
+	CHECK(sess.lease.ip == CLIENT_IP && sess.lease.mask == MASK24 &&
+	      sess.lease.router == SERVER_IP && sess.lease.dhcp_server == SERVER_IP &&
+	      sess.lease.tftp_server == SERVER_IP && !strcmp(sess.lease.file, "small.fit"),
+	      "slirp's lease: 10.0.2.15/24, everything at 10.0.2.2, the file field's name");
+	CHECK(sess.blksize == 1428 && sess.has_tsize && sess.tsize == 3000 && !drops_total(),
+	      "slirp's OACK: blksize 1428, tsize 3000; nothing dropped");
+
+	/* A file slirp does not have: its ERROR 1. */
+	srv_init(&v, 0);
+	load_pcap(&v, "slirp-error.pcap");
+	r = run(&v, NULL, sizeof(buf) - 64, &len);
+	CHECK(r == VFIT_NET_ERR_TFTP && sess.tftp_code == 1 && !strcmp(sess.tftp_msg, "File not found") &&
+	      !strcmp(sess.lease.file, "nothere.fit"), "slirp's ERROR: %s", vfit_net_result_to_string(r));
+}
+
 /* ---- the main ----------------------------------------------------------- */
 
 int main(void)
@@ -1151,5 +1279,6 @@ int main(void)
 	test_bounded();
 	test_params();
 	test_fields();
+	test_captured();
 	return check_done();
 }
