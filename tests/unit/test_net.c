@@ -1207,8 +1207,8 @@ static void test_fields(void)
 
 /* ---- frames QEMU's slirp sent (tests/vectors/net, -object filter-dump) ---------------- */
 
-/* The frames of a little-endian pcap into v's capture; the file stays allocated. */
-static void load_pcap(struct srv *v, const char *name)
+/* The frames of a little-endian pcap into v's capture; returns the file's bytes (to free after). */
+static uint8_t *load_pcap(struct srv *v, const char *name)
 {
 	char path[512];
 	size_t len, o;
@@ -1226,18 +1226,19 @@ static void load_pcap(struct srv *v, const char *name)
 		v->cap_len[v->cap_n] = incl;
 		o += 16 + incl;
 	}
+	return d;
 }
 
 static void test_captured(void)
 {
-	uint8_t want[4096];
+	uint8_t want[4096], *pcap;
 	size_t i, n = 0, len;
 	struct srv v;
 	enum vfit_net_result r;
 
 	/* A 3000-byte file: slirp's OFFER and ACK, its ARP reply, OACK (blksize 1428, tsize), 3 blocks. */
 	srv_init(&v, 0);
-	load_pcap(&v, "slirp-fetch.pcap");
+	pcap = load_pcap(&v, "slirp-fetch.pcap");
 	for (i = 0; i < v.cap_n; i++)
 		if (memcmp(v.cap_frame[i] + 6, cmac, 6) && g16(v.cap_frame[i] + 12) == 0x0800 &&
 		    g16(v.cap_frame[i] + 42) == 3 && n + v.cap_len[i] - 46 <= sizeof(want)) {
@@ -1253,11 +1254,13 @@ static void test_captured(void)
 	      "slirp's lease: 10.0.2.15/24, everything at 10.0.2.2, the file field's name");
 	CHECK(sess.blksize == 1428 && sess.has_tsize && sess.tsize == 3000 && !drops_total(),
 	      "slirp's OACK: blksize 1428, tsize 3000; nothing dropped");
+	free(pcap);
 
 	/* A file slirp does not have: its ERROR 1. */
 	srv_init(&v, 0);
-	load_pcap(&v, "slirp-error.pcap");
+	pcap = load_pcap(&v, "slirp-error.pcap");
 	r = run(&v, NULL, sizeof(buf) - 64, &len);
+	free(pcap);
 	CHECK(r == VFIT_NET_ERR_TFTP && sess.tftp_code == 1 && !strcmp(sess.tftp_msg, "File not found") &&
 	      !strcmp(sess.lease.file, "nothere.fit"), "slirp's ERROR: %s", vfit_net_result_to_string(r));
 }
