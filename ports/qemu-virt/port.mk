@@ -52,6 +52,18 @@ qemu-boot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
 	$(QV)/with-tpm $(QEMU_DIR)/$(ARCH)/tpm $(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin \
 		$(QEMU_DIR)/$(ARCH)/disk.img "$(QV_MARKER)"
 
+# Network recovery (netboot.c): QEMU's own DHCP and TFTP server (slirp) serves recovery.fit
+# from $(QEMU_DIR)/ARCH/tftp, and an 'n' waiting at the console asks for it before the disk.
+.PHONY: qemu-netboot
+qemu-netboot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
+	@mkdir -p $(QEMU_DIR)/$(ARCH)/tftp
+	cp $(QEMU_DIR)/$(ARCH)/recovery.fit $(QEMU_DIR)/$(ARCH)/tftp/recovery.fit
+	printf n >$(QEMU_DIR)/$(ARCH)/netboot.key
+	QEMU_STDIN=$(QEMU_DIR)/$(ARCH)/netboot.key $(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin \
+		$(QEMU_DIR)/$(ARCH)/disk.img "$(QV_MARKER)" \
+		-netdev user,id=n0,tftp=$(QEMU_DIR)/$(ARCH)/tftp,bootfile=recovery.fit \
+		-device virtio-net-device,netdev=n0
+
 $(QEMU_DIR)/keys/%.key: | $(BUILD)/vfit
 	@mkdir -p $(@D)
 	$(BUILD)/vfit keygen -a rsa2048 -k $(@D) -n $* -f
