@@ -135,7 +135,7 @@ struct vfit_net_lease {
 };
 
 /*
- * The fetch's whole state, owned by the caller (about 2 KiB).  After
+ * The fetch's whole state, owned by the caller (under 1 KiB).  After
  * vfit_net_fetch() the first block says what happened; the rest is its own.
  */
 struct vfit_net_session {
