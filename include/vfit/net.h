@@ -53,6 +53,7 @@ enum vfit_net_result {
 	VFIT_NET_ERR_OACK = 12,     /* option acknowledgement with an option not asked for or out of range */
 	VFIT_NET_ERR_TIME = 13,     /* the whole fetch took longer than its limit */
 };
+/* Returns the name of r for logs ("no DHCP answer", ...; "unknown result" past them). */
 const char *vfit_net_result_to_string(enum vfit_net_result r);
 
 /*
@@ -82,6 +83,7 @@ enum vfit_net_drop {
 	VFIT_NET_DROP_UNEXPECTED,     /* well-formed, but nothing waits for it now */
 	VFIT_NET_DROPS
 };
+/* Returns the name of d for logs ("UDP checksum", ...; "unknown drop" past them). */
 const char *vfit_net_drop_to_string(enum vfit_net_drop d);
 
 /* What the device says when it tells the caller about progress. */
@@ -170,7 +172,7 @@ struct vfit_net_session {
 
 /*
  * Fetches one file into dst[0..cap) (*len: its size): DHCP, ARP for the
- * server or router, TFTP read.  VFIT_NET_OK only for a transfer that
+ * server or router, TFTP read.  Returns VFIT_NET_OK only for a transfer that
  * ended on the server's last block (and at its tsize when it sent one);
  * otherwise dst holds garbage that must not be used.  Returns within
  * cfg->limit_ms of the device's clock, whatever arrives.

@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The fetch: one loop over the device's frames and the clock.  Each
- * phase has one request (DISCOVER, REQUEST, the ARP request, RRQ, the
- * ACK of the last block), sent again when its wait runs out -- the wait
- * doubling up to a cap, a fixed number of times -- and the whole fetch
- * has a limit of its own, checked before every frame, so neither silence
- * nor a flood of frames that are all dropped keeps it going.  Frames go
- * through the parsers of net_frame.c and then to ARP, DHCP or TFTP by
- * port; a dropped frame is counted by reason and changes nothing else.
+ * The fetch: one loop over the device's frames and the clock.  The whole
+ * fetch has a limit of its own, checked before every frame, and each
+ * phase's request is sent again when its wait runs out (net_session.c), so
+ * neither silence nor a flood of frames that are all dropped keeps it
+ * going.  Frames go through the parsers of net_frame.c and then to ARP,
+ * DHCP or TFTP by port; a dropped frame is counted by reason and changes
+ * nothing else.
  */
 #include <string.h>
 
@@ -23,76 +22,6 @@ static uint32_t mix(uint32_t x)
 	x ^= x >> 15;
 	x *= 0x846ca68bu;
 	return x ^ (x >> 16);
-}
-
-void vfit_net_end_(struct vfit_net_session *s, enum vfit_net_result r)
-{
-	if (!s->done) {
-		s->done = 1;
-		s->result = (uint8_t)r;
-	}
-}
-
-void vfit_net_step_(struct vfit_net_session *s, enum vfit_net_step step)
-{
-	if (s->dev->step)
-		s->dev->step(s->dev->plat, step, s);
-}
-
-void vfit_net_send_(struct vfit_net_session *s, const uint8_t *f, size_t len)
-{
-	if (s->dev->send(s->dev->plat, f, len))
-		vfit_net_end_(s, VFIT_NET_ERR_SEND);
-}
-
-static void arm(struct vfit_net_session *s)
-{
-	s->deadline = s->dev->now_ns(s->dev->plat) + (uint64_t)s->wait_ms * MS;
-}
-
-void vfit_net_request_(struct vfit_net_session *s, size_t len)
-{
-	s->tx_len = len;
-	s->tries_left = s->tries - 1;
-	s->wait_ms = s->wait_first_ms;
-	vfit_net_send_(s, s->tx, len);
-	arm(s);
-}
-
-/* The wait ran out: the request again, or the phase's failure once the tries are spent. */
-static void resend(struct vfit_net_session *s)
-{
-	static const uint8_t fails[] = {
-		[NET_PH_DISCOVER] = VFIT_NET_ERR_NO_DHCP, [NET_PH_REQUEST] = VFIT_NET_ERR_NO_DHCP,
-		[NET_PH_ARP] = VFIT_NET_ERR_NO_ARP, [NET_PH_READ] = VFIT_NET_ERR_STALLED,
-		[NET_PH_DATA] = VFIT_NET_ERR_STALLED,
-	};
-
-	if (!s->tries_left) {
-		vfit_net_end_(s, (enum vfit_net_result)fails[s->phase]);
-		return;
-	}
-	s->tries_left--;
-	s->resends++;
-	s->wait_ms = s->wait_ms > s->wait_max_ms / 2 ? s->wait_max_ms : 2 * s->wait_ms;
-	vfit_net_send_(s, s->tx, s->tx_len);
-	arm(s);
-}
-
-void vfit_net_arp_start_(struct vfit_net_session *s)
-{
-	const struct vfit_net_lease *l = &s->lease;
-	bool server_here = l->mask ? !((l->tftp_server ^ l->ip) & l->mask) : !l->router;
-	bool router_here = l->router && l->router != l->ip &&
-			   (!l->mask || !((l->router ^ l->ip) & l->mask));
-
-	if (!server_here && !router_here) {
-		vfit_net_end_(s, VFIT_NET_ERR_NO_ROUTE);
-		return;
-	}
-	s->hop = server_here ? l->tftp_server : l->router;
-	s->phase = NET_PH_ARP;
-	vfit_net_request_(s, vfit_net_arp_frame_(s, s->tx, 1, vfit_net_bcast_mac_, s->hop));
 }
 
 /* ARP: a request for our address is answered once we have one; the next hop's reply moves on. */
@@ -194,7 +123,7 @@ enum vfit_net_result vfit_net_fetch(const struct vfit_net_dev *dev,
 		if (now >= s->end) {
 			vfit_net_end_(s, VFIT_NET_ERR_TIME);
 		} else if (now >= s->deadline) {
-			resend(s);
+			vfit_net_resend_(s);
 		} else {
 			f = dev->recv(dev->plat, s->deadline < s->end ? s->deadline : s->end, &n);
 			if (f)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lib/net's internals: frame layout, the phases of a fetch, and the calls
- * its files make of each other (net_frame.c: Ethernet, ARP, IPv4, UDP;
- * net_dhcp.c; net_tftp.c; net_fetch.c: the loop and its timers).
+ * its files make of each other, each calling only those listed before it:
+ * net_frame.c (Ethernet, ARP, IPv4, UDP), net_session.c (requests, waits,
+ * the end), net_dhcp.c, net_tftp.c, net_fetch.c (the loop).
  */
 #ifndef VFIT_NET_INT_H
 #define VFIT_NET_INT_H
@@ -65,10 +66,12 @@ size_t vfit_net_udp_frame_(struct vfit_net_session *s, uint8_t *f, const uint8_t
 size_t vfit_net_arp_frame_(const struct vfit_net_session *s, uint8_t *f, uint16_t op,
 			   const uint8_t tha[6], uint32_t tpa);
 
-/* net_fetch.c: send s->tx[0..len) as the phase's request (timer and tries reset). */
+/* net_session.c: send s->tx[0..len) as the phase's request (timer and tries reset). */
 void vfit_net_request_(struct vfit_net_session *s, size_t len);
 /* Sends f[0..len) once; a device failure ends the fetch. */
 void vfit_net_send_(struct vfit_net_session *s, const uint8_t *f, size_t len);
+/* The wait ran out: the request again, or the phase's failure once the tries are spent. */
+void vfit_net_resend_(struct vfit_net_session *s);
 /* Ends the fetch with r (the first end wins). */
 void vfit_net_end_(struct vfit_net_session *s, enum vfit_net_result r);
 void vfit_net_step_(struct vfit_net_session *s, enum vfit_net_step step);
