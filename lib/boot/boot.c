@@ -262,33 +262,11 @@ static enum vfit_boot_outcome halt(struct vfit_run *r)
 	return VFIT_BOOT_HALT;
 }
 
-/* The recovery FIT, verified with key-recovery alone, and started; else the halt. */
-static enum vfit_boot_outcome recover(struct vfit_run *r, const struct vfit_flow *f)
-{
-	struct vfit_boot_scratch *scratch = r->s;
-
-	vfit_boot_ranges_reset_(r);
-	if (vfit_boot_recovery_(r, f) == VFIT_WALK_OK) {
-		if (scratch->state.booted != VFIT_BOOT_NONE) {
-			scratch->state.booted = VFIT_BOOT_NONE;
-			memset(scratch->state.chain, 0, sizeof(scratch->state.chain));
-			state_save(r);
-		}
-		if (!vfit_boot_measure_chain_(r, VFIT_CHAIN_RECOVERY)) {
-			no_handoff(r->rep);
-			return halt(r);
-		}
-		r->rep->nstages = 1;
-		start(r, VFIT_CHAIN_RECOVERY);
-		return VFIT_BOOT_RECOVERY;
-	}
-	no_handoff(r->rep);
-	return halt(r);
-}
-
-enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
-				 const struct vfit_boot_layout *layout,
-				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
+/* One power-on: the slots in order (unless recovery alone is asked for), then recovery. */
+static enum vfit_boot_outcome power_on(const struct vfit_boot_ops *ops,
+				       const struct vfit_boot_layout *layout,
+				       struct vfit_boot_scratch *scratch,
+				       struct vfit_boot_report *report, bool slots)
 {
 	struct vfit_boot_event *ev;
 	struct vfit_flow f;
@@ -302,12 +280,14 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 		return VFIT_BOOT_FAILED;
 	if (rc)
 		return halt(&r);
-	ev = vfit_ev_new_(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
-	ev->state = scratch->state;
-	vfit_ev_emit_(&r, ev);
+	if (slots) {
+		ev = vfit_ev_new_(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
+		ev->state = scratch->state;
+		vfit_ev_emit_(&r, ev);
+	}
 	/* The order is fixed up front: marking a slot bad moves `active`. */
 	first = scratch->state.active;
-	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
+	for (i = 0; slots && i < VFIT_BOOT_SLOTS; i++) {
 		s = (first + i) % VFIT_BOOT_SLOTS;
 		if (try_slot(&r, &f, s)) {
 			if (!vfit_boot_measure_chain_(&r, (enum vfit_boot_chain)s)) {
@@ -320,8 +300,32 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 			return VFIT_BOOT_KERNEL;
 		}
 	}
-	vfit_ev_say_(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
-	return recover(&r, &f);
+	if (slots)
+		vfit_ev_say_(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
+	vfit_boot_ranges_reset_(&r);
+	if (vfit_boot_recovery_(&r, &f) == VFIT_WALK_OK) {
+		if (scratch->state.booted != VFIT_BOOT_NONE) {
+			scratch->state.booted = VFIT_BOOT_NONE;
+			memset(scratch->state.chain, 0, sizeof(scratch->state.chain));
+			state_save(&r);
+		}
+		if (!vfit_boot_measure_chain_(&r, VFIT_CHAIN_RECOVERY)) {
+			no_handoff(report);
+			return halt(&r);
+		}
+		report->nstages = 1;
+		start(&r, VFIT_CHAIN_RECOVERY);
+		return VFIT_BOOT_RECOVERY;
+	}
+	no_handoff(report);
+	return halt(&r);
+}
+
+enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
+				 const struct vfit_boot_layout *layout,
+				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
+{
+	return power_on(ops, layout, scratch, report, true);
 }
 
 enum vfit_boot_outcome vfit_boot_recover(const struct vfit_boot_ops *ops,
@@ -329,17 +333,7 @@ enum vfit_boot_outcome vfit_boot_recover(const struct vfit_boot_ops *ops,
 					 struct vfit_boot_scratch *scratch,
 					 struct vfit_boot_report *report)
 {
-	struct vfit_flow f;
-	struct vfit_run r;
-	enum setup rc;
-
-	run_init(&r, ops, layout, scratch, report);
-	rc = setup(&r, &f);
-	if (rc == SETUP_FAILED)
-		return VFIT_BOOT_FAILED;
-	if (rc)
-		return halt(&r);
-	return recover(&r, &f);
+	return power_on(ops, layout, scratch, report, false);
 }
 
 /* ---- confirmation ------------------------------------------------------ */

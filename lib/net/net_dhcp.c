@@ -185,10 +185,10 @@ static enum vfit_net_drop parse(const struct vfit_net_session *s, const uint8_t 
 		return VFIT_NET_DROP_DHCP;
 	if (m->overload & 1)
 		return VFIT_NET_DROP_NONE;
-	/* The file field: a name ending in a NUL inside it, or empty. */
+	/* The file field: empty, or a name ending in a NUL inside it (name_ok refuses 128). */
 	for (i = 0; i < 128 && p[BOOTP_FILE + i]; i++)
 		;
-	if (i == 128 || (i && !vfit_net_name_ok_(p + BOOTP_FILE, i)))
+	if (i && !vfit_net_name_ok_(p + BOOTP_FILE, i))
 		return VFIT_NET_DROP_DHCP;
 	if (!m->file && i) {
 		m->file = p + BOOTP_FILE;

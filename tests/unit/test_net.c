@@ -675,6 +675,12 @@ static void test_dhcp_names(void)
 	r = run(&v, NULL, sizeof(buf) - 64, &len);
 	CHECK(r == VFIT_NET_OK && sess.lease.tftp_server == SERVER_IP, "option 66 a name: siaddr");
 
+	/* Leading zeros are no dotted address (octal to some): a name, so siaddr. */
+	srv_init(&v, 2000);
+	v.opt66 = "010.0.2.3";
+	r = run(&v, NULL, sizeof(buf) - 64, &len);
+	CHECK(r == VFIT_NET_OK && sess.lease.tftp_server == SERVER_IP, "option 66 with a leading zero");
+
 	/* No siaddr: the server identifier. */
 	srv_init(&v, 2000);
 	v.siaddr = 0;
@@ -831,6 +837,7 @@ static void test_oack(void)
 		{ "blksize above the one asked", RAW("blksize\0" "1469\0"), VFIT_NET_ERR_OACK },
 		{ "blksize below 8", RAW("blksize\0" "7\0"), VFIT_NET_ERR_OACK },
 		{ "blksize twice", RAW("blksize\0" "512\0blksize\0" "512\0"), VFIT_NET_ERR_OACK },
+		{ "tsize twice", RAW("tsize\0" "3000\0tsize\0" "3000\0"), VFIT_NET_ERR_OACK },
 		{ "tsize not decimal", RAW("tsize\0" "12a\0"), VFIT_NET_ERR_OACK },
 		{ "tsize with a sign", RAW("tsize\0+12\0"), VFIT_NET_ERR_OACK },
 		{ "tsize with a leading zero", RAW("tsize\0" "012\0"), VFIT_NET_ERR_OACK },
@@ -934,6 +941,7 @@ enum op {
 	ZERO,           /* value zero bytes from the offset */
 	DATA,           /* the payload a DATA of block `width` with value bytes */
 	ARP_REQ,        /* the ARP reply made a request for address value */
+	OVERLOAD,       /* option 52 = value (1: file, 2: sname; 0: 1) added, bytes at the field's start */
 	IP_OPTS,        /* four bytes of IPv4 options (NOP NOP NOP EOL): header length 24 */
 };
 enum sec { S_ETH = 0, S_IP = 14, S_UDP = 34, S_PL = 42 };
@@ -954,6 +962,16 @@ struct mut {
 static enum kind mut_kind(const struct mut *m)
 {
 	return m->kind;
+}
+
+/* Where the DHCP message in frame f has its end option (options walked, not searched). */
+static size_t end_opt(const uint8_t *f)
+{
+	size_t i = 42 + 240;
+
+	while (f[i] != 255)
+		i += f[i] ? 2u + f[i + 1] : 1u;
+	return i;
 }
 
 /* The UDP payload resized to len (IPv4 total and UDP length follow). */
@@ -1003,19 +1021,25 @@ static void mutate(const struct mut *m, uint8_t *f, size_t *n)
 		payload_len(f, n, m->value);
 		break;
 	case DHCP_ADD:
-		for (i = 282; f[i] != 255; i++)
-			;
+		i = end_opt(f);
 		memcpy(f + i, m->bytes, m->len);
 		f[i + m->len] = 255;
 		break;
 	case DHCP_NO_END:
-		for (i = 282; i < *n; i++)
-			if (f[i] == 255)
-				f[i] = 0;
+		f[end_opt(f)] = 0;
 		break;
 	case FILL:
 	case ZERO:
 		memset(p, m->op == FILL ? 'a' : 0, m->value);
+		break;
+	case OVERLOAD:
+		i = end_opt(f);
+		f[i] = 52;
+		f[i + 1] = 1;
+		f[i + 2] = (uint8_t)(m->value ? m->value : 1);
+		f[i + 3] = 255;
+		memset(f + 42 + (m->value == 2 ? 44 : 108), 0, m->value == 2 ? 64 : 128);
+		memcpy(f + 42 + (m->value == 2 ? 44 : 108), m->bytes, m->len);
 		break;
 	case ARP_REQ:
 		p16(f + 20, 1);
@@ -1067,6 +1091,7 @@ static const struct mut muts[] = {
 	{ "IP source multicast", K_OFFER, SET, S_IP, 12, 4, 0xe0000001, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
 	{ "IP source broadcast", K_OFFER, SET, S_IP, 12, 4, 0xffffffff, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
 	{ "IP to a host before we have an address", K_OFFER, SET, S_IP, 16, 4, CLIENT_IP, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
+	{ "IP to 0.0.0.0 before we have an address", K_OFFER, SET, S_IP, 16, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
 	/* UDP */
 	{ "UDP length one more", K_OFFER, ADD16, S_UDP, 4, 2, 1, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH },
 	{ "UDP length one less", K_OFFER, ADD16, S_UDP, 4, 2, 0xffff, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH },
@@ -1117,6 +1142,8 @@ static const struct mut muts[] = {
 	{ "a TFTP server option of NULs", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x42\x01\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION },
 	{ "overload 4", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x34\x01\x04"), ALL, VFIT_NET_DROP_DHCP_OPTION },
 	{ "overload: a file field without an end option", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x34\x01\x01"), ALL, VFIT_NET_DROP_DHCP_OPTION },
+	{ "overload: overload again inside the file field", K_OFFER, OVERLOAD, S_ETH, 0, 0, 0, B("\x34\x01\x01\xff"), ALL, VFIT_NET_DROP_DHCP_OPTION },
+	{ "overload: the sname field without an end option", K_OFFER, OVERLOAD, S_ETH, 0, 0, 2, B("\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION },
 	{ "an ACK while waiting for an OFFER", K_OFFER, SET, S_PL, 242, 1, 5, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED },
 	/* on the ACK */
 	{ "ACK from another server", K_ACK, SET, S_PL, 245, 4, 0x0a000203, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED },
@@ -1124,6 +1151,7 @@ static const struct mut muts[] = {
 	{ "an OFFER while waiting for the ACK", K_ACK, SET, S_PL, 242, 1, 2, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED },
 	{ "ACK of another transaction", K_ACK, XOR, S_PL, 4, 1, 0x80, NULL, 0, ALL, VFIT_NET_DROP_DHCP_XID },
 	{ "ACK with IP options (taken; the real one then comes late)", K_ACK, IP_OPTS, S_ETH, 0, 0, 0, NULL, 0, IPF, VFIT_NET_DROP_UNEXPECTED },
+	{ "ACK with its options overloaded into the file field (taken)", K_ACK, OVERLOAD, S_ETH, 0, 0, 1, B("\x43\x05" "o.fit" "\xff"), ALL, VFIT_NET_DROP_UNEXPECTED },
 	/* ARP reply of the next hop */
 	{ "ARP of 27 bytes", K_ARP, FRAME_LEN, S_ETH, 0, 0, 41, NULL, 0, 0, VFIT_NET_DROP_LENGTH },
 	{ "ARP hardware type 6", K_ARP, SET, S_IP, 0, 2, 6, NULL, 0, 0, VFIT_NET_DROP_ARP },
@@ -1192,6 +1220,9 @@ static void test_fields(void)
 		REQUIRE(v.injected, "%s: injected", m->what);
 		CHECK(r == VFIT_NET_OK && got_file(&v, len), "%s: the fetch goes on: %s", m->what,
 		      vfit_net_result_to_string(r));
+		if (m->op == OVERLOAD && m->want == VFIT_NET_DROP_UNEXPECTED)
+			CHECK(!strcmp(sess.lease.file, "o.fit") && !memcmp(v.rrq, "o.fit", 6),
+			      "%s: the file option read from the file field", m->what);
 		if (m->want == VFIT_NET_DROP_NONE) {
 			CHECK(!drops_total() && v.arp_replies == 1, "%s: nothing dropped, one ARP reply",
 			      m->what);
