@@ -86,7 +86,7 @@ static bool mask_ok(uint32_t m)
 	return m && !(host & (host + 1));
 }
 
-static bool option(struct dhcp *m, uint8_t code, const uint8_t *v, size_t len, bool main_area)
+static bool option(struct dhcp *m, uint8_t code, const uint8_t *v, size_t len)
 {
 	static const uint8_t codes[] = { 1, 3, 52, 53, 54, 66, 67 };
 	const uint8_t *name;
@@ -108,8 +108,9 @@ static bool option(struct dhcp *m, uint8_t code, const uint8_t *v, size_t len, b
 		m->router = len >= 4 && !(len % 4) ? ld_be32(v) : 0;
 		return vfit_net_host_ok_(m->router);
 	case O_OVERLOAD:
+		/* Only in the options field: a second one, in file or sname, is a duplicate. */
 		m->overload = len == 1 ? v[0] : 0;
-		return main_area && m->overload >= 1 && m->overload <= 3;
+		return m->overload >= 1 && m->overload <= 3;
 	case O_TYPE:
 		m->type = len == 1 ? v[0] : 0;
 		return m->type >= 1 && m->type <= 8;
@@ -135,7 +136,7 @@ static bool option(struct dhcp *m, uint8_t code, const uint8_t *v, size_t len, b
 }
 
 /* One options area: tag, length, value ... up to an end option inside it. */
-static enum vfit_net_drop options(struct dhcp *m, const uint8_t *p, size_t n, bool main_area)
+static enum vfit_net_drop options(struct dhcp *m, const uint8_t *p, size_t n)
 {
 	size_t i = 0;
 
@@ -147,7 +148,7 @@ static enum vfit_net_drop options(struct dhcp *m, const uint8_t *p, size_t n, bo
 		if (p[i] == 255)
 			return VFIT_NET_DROP_NONE;
 		if (n - i < 2 || n - i - 2 < p[i + 1] ||
-		    !option(m, p[i], p + i + 2, p[i + 1], main_area))
+		    !option(m, p[i], p + i + 2, p[i + 1]))
 			return VFIT_NET_DROP_DHCP_OPTION;
 		i += 2u + p[i + 1];
 	}
@@ -165,11 +166,11 @@ static enum vfit_net_drop parse(const struct vfit_net_session *s, const uint8_t 
 		return VFIT_NET_DROP_DHCP;
 	if (ld_be32(p + 4) != s->xid || memcmp(p + 28, s->dev->mac, 6))
 		return VFIT_NET_DROP_DHCP_XID;
-	d = options(m, p + OPTS, n - OPTS, true);
+	d = options(m, p + OPTS, n - OPTS);
 	if (!d && (m->overload & 1))
-		d = options(m, p + BOOTP_FILE, 128, false);
+		d = options(m, p + BOOTP_FILE, 128);
 	if (!d && (m->overload & 2))
-		d = options(m, p + BOOTP_SNAME, 64, false);
+		d = options(m, p + BOOTP_SNAME, 64);
 	if (d)
 		return d;
 	/* A BOOTP reply (no message type) or one without a server id is no DHCP reply. */

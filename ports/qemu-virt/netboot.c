@@ -35,7 +35,6 @@ extern const uint8_t rom_keys[];
 #define MS 1000000u
 
 static struct vfit_net_config cfg;
-static enum netboot mode = NETBOOT_FALLBACK;
 static uint32_t key_ms;
 static struct vfit_net_session sess;
 static const struct vfit_boot_ops *base;
@@ -84,24 +83,24 @@ static uint32_t config_u32(int node, const char *name, uint32_t dflt)
 	return fdt32_to_cpu(*v);
 }
 
-static void config(void)
+/* The ROM's settings into cfg and key_ms; returns its mode. */
+static enum netboot config(void)
 {
 	int node = fdt_path_offset(rom_keys, "/config");
 	const char *m = config_str(node, "vfit,net-recovery");
 
-	if (!m || !strcmp(m, "fallback"))
-		mode = NETBOOT_FALLBACK;
-	else if (!strcmp(m, "first"))
-		mode = NETBOOT_NOW;
-	else if (!strcmp(m, "off"))
-		mode = NETBOOT_OFF;
-	else
-		port_halt("ROM /config vfit,net-recovery: not fallback, first or off");
 	cfg.file = config_str(node, "vfit,net-file");
 	key_ms = config_u32(node, "vfit,net-key-ms", 0);
 	cfg.timeout_ms = config_u32(node, "vfit,net-timeout-ms", 0);
 	cfg.timeout_max_ms = 4 * cfg.timeout_ms;
 	cfg.tries = config_u32(node, "vfit,net-tries", 0);
+	if (!m || !strcmp(m, "fallback"))
+		return NETBOOT_FALLBACK;
+	if (!strcmp(m, "first"))
+		return NETBOOT_NOW;
+	if (strcmp(m, "off"))
+		port_halt("ROM /config vfit,net-recovery: not fallback, first or off");
+	return NETBOOT_OFF;
 }
 
 /* 'n' at the console within the window (WFI between looks, woken by the timer). */
@@ -125,7 +124,8 @@ static bool key_typed(void)
 
 enum netboot netboot_when(void)
 {
-	config();
+	enum netboot mode = config();
+
 	if (mode == NETBOOT_OFF)
 		return mode;
 	if (mode == NETBOOT_FALLBACK && key_ms) {

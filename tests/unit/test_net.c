@@ -38,6 +38,8 @@ struct srv {
 	uint32_t ip, yiaddr, mask, router, siaddr, server_id;
 	bool no_mask, no_router, dhcp_silent, arp_silent, oack, tsize, no_end;
 	const char *file_field, *opt66, *opt67;
+	const char *extra;              /* more options in OFFER and ACK, verbatim */
+	size_t extra_len;
 	const char *oack_raw;           /* the OACK's options verbatim ("a\0b\0...") */
 	size_t oack_raw_len;
 	uint16_t oack_blksize, tid, bs;
@@ -63,7 +65,7 @@ struct srv {
 	uint32_t client_xid;
 	uint16_t client_port;
 	/* the wire */
-	uint8_t q[QN][FMAX], cur[FMAX];
+	uint8_t q[QN][FMAX], *cur;      /* the frame handed out: an exact-size heap block */
 	size_t qlen[QN];
 	unsigned int qh, qt;
 	uint64_t now, step_ns;
@@ -226,6 +228,9 @@ static void dhcp_reply(struct srv *v, uint8_t type)
 			o = opt(o, 66, v->opt66, strlen(v->opt66));
 		if (v->opt67)
 			o = opt(o, 67, v->opt67, strlen(v->opt67));
+		if (v->extra)
+			memcpy(o, v->extra, v->extra_len);
+		o += v->extra_len;
 	}
 	if (!v->no_end)
 		*o++ = 255;
@@ -295,6 +300,9 @@ static bool client_frame_ok(const uint8_t *f, size_t n)
 		return g16(f + 14) == 1 && g16(f + 16) == 0x0800 && f[18] == 6 && f[19] == 4 &&
 		       !memcmp(f + 22, cmac, 6);
 	if (g16(f + 12) != 0x0800 || f[14] != 0x45 || csum_fold(csum_add(0, f + 14, 20)) != 0xffff)
+		return false;
+	/* Unicast goes to the MAC the server's ARP reply gave. */
+	if (g32(f + 30) != 0xffffffffu && memcmp(f, smac, 6))
 		return false;
 	hl = 20;
 	total = g16(f + 16);
@@ -501,6 +509,9 @@ static const uint8_t *dev_recv(void *plat, uint64_t deadline, size_t *len)
 		return NULL;
 	}
 	v->now += v->step_ns;
+	free(v->cur);
+	v->cur = malloc(v->qlen[v->qh % QN] ? v->qlen[v->qh % QN] : 1);
+	REQUIRE(v->cur, "memory");
 	memcpy(v->cur, v->q[v->qh % QN], v->qlen[v->qh % QN]);
 	*len = v->qlen[v->qh % QN];
 	v->qh++;
@@ -557,6 +568,8 @@ static enum vfit_net_result run(struct srv *v, const struct vfit_net_config *cfg
 	memcpy(dev.mac, cmac, 6);
 	memset(buf, 0xa5, sizeof(buf));
 	r = vfit_net_fetch(&dev, cfg, &sess, buf, cap, len);
+	free(v->cur);
+	v->cur = NULL;
 	CHECK(buf[cap] == 0xa5 && buf[cap + 63] == 0xa5, "no byte written past the room");
 	CHECK(!v->bad_client, "every frame the client sent is well-formed (%u not)", v->bad_client);
 	return r;
@@ -680,6 +693,22 @@ static void test_dhcp_names(void)
 	v.opt66 = "010.0.2.3";
 	r = run(&v, NULL, sizeof(buf) - 64, &len);
 	CHECK(r == VFIT_NET_OK && sess.lease.tftp_server == SERVER_IP, "option 66 with a leading zero");
+
+	/* A router option of 8 bytes is two routers (the first serves); of 5, no option at all. */
+	srv_init(&v, 2000);
+	v.no_router = true;
+	v.extra = "\x03\x08\x0a\x00\x02\x02\x0a\x00\x02\x03";
+	v.extra_len = 10;
+	r = run(&v, NULL, sizeof(buf) - 64, &len);
+	CHECK(r == VFIT_NET_OK && sess.lease.router == SERVER_IP, "two routers: %s",
+	      vfit_net_result_to_string(r));
+	srv_init(&v, 2000);
+	v.no_router = true;
+	v.extra = "\x03\x05\x0a\x00\x02\x02\x00";
+	v.extra_len = 7;
+	r = run(&v, NULL, sizeof(buf) - 64, &len);
+	CHECK(r == VFIT_NET_ERR_NO_DHCP && sess.drops[VFIT_NET_DROP_DHCP_OPTION] == 4,
+	      "a router of 5 bytes: every OFFER refused: %s", vfit_net_result_to_string(r));
 
 	/* No siaddr: the server identifier. */
 	srv_init(&v, 2000);
@@ -937,6 +966,7 @@ enum op {
 	CUT,            /* the UDP payload cut to value bytes, lengths fixed */
 	DHCP_ADD,       /* bytes[0..len) as options before the end option */
 	DHCP_NO_END,    /* the end option gone (padding to the end) */
+	DHCP_TAIL,      /* bytes[0..len) in place of the end option, the message cut after them */
 	FILL,           /* value bytes of 'a' from the offset */
 	ZERO,           /* value zero bytes from the offset */
 	DATA,           /* the payload a DATA of block `width` with value bytes */
@@ -957,6 +987,8 @@ struct mut {
 	size_t len;
 	int fixes;
 	enum vfit_net_drop want;
+	int off2;                       /* and, when not 0, the 4 bytes at sec + off2 := value2 */
+	uint32_t value2;
 };
 
 static enum kind mut_kind(const struct mut *m)
@@ -1025,6 +1057,11 @@ static void mutate(const struct mut *m, uint8_t *f, size_t *n)
 		memcpy(f + i, m->bytes, m->len);
 		f[i + m->len] = 255;
 		break;
+	case DHCP_TAIL:
+		i = end_opt(f);
+		memcpy(f + i, m->bytes, m->len);
+		payload_len(f, n, i + m->len - 42);
+		break;
 	case DHCP_NO_END:
 		f[end_opt(f)] = 0;
 		break;
@@ -1059,6 +1096,8 @@ static void mutate(const struct mut *m, uint8_t *f, size_t *n)
 		*n += 4;
 		break;
 	}
+	if (m->off2)
+		p32(f + m->sec + m->off2, m->value2);
 	fix(f, *n, m->fixes);
 }
 
@@ -1067,141 +1106,144 @@ static void mutate(const struct mut *m, uint8_t *f, size_t *n)
 #define ALL (FIX_IP | FIX_UDP)
 static const struct mut muts[] = {
 	/* Ethernet, on the OFFER */
-	{ "a frame of 13 bytes", K_OFFER, FRAME_LEN, S_ETH, 0, 0, 13, NULL, 0, 0, VFIT_NET_DROP_LENGTH },
-	{ "a frame of 1515 bytes", K_OFFER, PAD, S_ETH, 0, 0, 1515 - 342, NULL, 0, 0, VFIT_NET_DROP_LENGTH },
-	{ "to another MAC", K_OFFER, SET, S_ETH, 0, 1, 0x02, NULL, 0, 0, VFIT_NET_DROP_MAC },
-	{ "to a multicast MAC", K_OFFER, SET, S_ETH, 5, 1, 0xfe, NULL, 0, 0, VFIT_NET_DROP_MAC },
-	{ "ethertype IPv6", K_OFFER, SET, S_ETH, 12, 2, 0x86dd, NULL, 0, 0, VFIT_NET_DROP_ETHERTYPE },
-	{ "a VLAN tag", K_OFFER, SET, S_ETH, 12, 2, 0x8100, NULL, 0, 0, VFIT_NET_DROP_ETHERTYPE },
+	{ "a frame of 13 bytes", K_OFFER, FRAME_LEN, S_ETH, 0, 0, 13, NULL, 0, 0, VFIT_NET_DROP_LENGTH, 0, 0 },
+	{ "a frame of 1515 bytes", K_OFFER, PAD, S_ETH, 0, 0, 1515 - 342, NULL, 0, 0, VFIT_NET_DROP_LENGTH, 0, 0 },
+	{ "to another MAC", K_OFFER, SET, S_ETH, 0, 1, 0x02, NULL, 0, 0, VFIT_NET_DROP_MAC, 0, 0 },
+	{ "to a multicast MAC", K_OFFER, SET, S_ETH, 5, 1, 0xfe, NULL, 0, 0, VFIT_NET_DROP_MAC, 0, 0 },
+	{ "ethertype IPv6", K_OFFER, SET, S_ETH, 12, 2, 0x86dd, NULL, 0, 0, VFIT_NET_DROP_ETHERTYPE, 0, 0 },
+	{ "a VLAN tag", K_OFFER, SET, S_ETH, 12, 2, 0x8100, NULL, 0, 0, VFIT_NET_DROP_ETHERTYPE, 0, 0 },
 	/* IPv4 */
-	{ "IP version 6", K_OFFER, SET, S_IP, 0, 1, 0x65, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER },
-	{ "IP header length 16", K_OFFER, SET, S_IP, 0, 1, 0x44, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER },
-	{ "IP header of 20 bytes in a 33-byte frame", K_OFFER, FRAME_LEN, S_ETH, 0, 0, 33, NULL, 0, 0, VFIT_NET_DROP_LENGTH },
-	{ "IP total length past the frame", K_OFFER, ADD16, S_IP, 2, 2, 1, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER },
-	{ "IP total length under the header", K_OFFER, SET, S_IP, 2, 2, 19, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER },
-	{ "IP header checksum", K_OFFER, XOR, S_IP, 10, 1, 0x40, NULL, 0, 0, VFIT_NET_DROP_IP_CHECKSUM },
-	{ "IP TTL changed, checksum not", K_OFFER, XOR, S_IP, 8, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_IP_CHECKSUM },
-	{ "IP reserved flag", K_OFFER, SET, S_IP, 6, 2, 0x8000, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER },
-	{ "IP more fragments", K_OFFER, SET, S_IP, 6, 2, 0x2000, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT },
-	{ "IP fragment offset", K_OFFER, SET, S_IP, 6, 2, 0x0001, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT },
-	{ "TCP", K_OFFER, SET, S_IP, 9, 1, 6, NULL, 0, IPF, VFIT_NET_DROP_IP_PROTOCOL },
-	{ "IP source 0.0.0.0", K_OFFER, SET, S_IP, 12, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "IP source 0.1.2.3", K_OFFER, SET, S_IP, 12, 4, 0x00010203, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "IP source 127.0.0.1", K_OFFER, SET, S_IP, 12, 4, 0x7f000001, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "IP source multicast", K_OFFER, SET, S_IP, 12, 4, 0xe0000001, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "IP source broadcast", K_OFFER, SET, S_IP, 12, 4, 0xffffffff, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "IP to a host before we have an address", K_OFFER, SET, S_IP, 16, 4, CLIENT_IP, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "IP to 0.0.0.0 before we have an address", K_OFFER, SET, S_IP, 16, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
+	{ "IP version 6", K_OFFER, SET, S_IP, 0, 1, 0x65, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER, 0, 0 },
+	{ "IP header length 16", K_OFFER, SET, S_IP, 0, 1, 0x44, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER, 0, 0 },
+	{ "IP header of 20 bytes in a 33-byte frame", K_OFFER, FRAME_LEN, S_ETH, 0, 0, 33, NULL, 0, 0, VFIT_NET_DROP_LENGTH, 0, 0 },
+	{ "IP total length past the frame", K_OFFER, ADD16, S_IP, 2, 2, 1, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER, 0, 0 },
+	{ "IP total length under the header", K_OFFER, SET, S_IP, 2, 2, 19, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER, 0, 0 },
+	{ "IP header checksum", K_OFFER, XOR, S_IP, 10, 1, 0x40, NULL, 0, 0, VFIT_NET_DROP_IP_CHECKSUM, 0, 0 },
+	{ "IP TTL changed, checksum not", K_OFFER, XOR, S_IP, 8, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_IP_CHECKSUM, 0, 0 },
+	{ "IP reserved flag", K_OFFER, SET, S_IP, 6, 2, 0x8000, NULL, 0, IPF, VFIT_NET_DROP_IP_HEADER, 0, 0 },
+	{ "IP more fragments", K_OFFER, SET, S_IP, 6, 2, 0x2000, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT, 0, 0 },
+	{ "IP fragment offset", K_OFFER, SET, S_IP, 6, 2, 0x0001, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT, 0, 0 },
+	{ "TCP", K_OFFER, SET, S_IP, 9, 1, 6, NULL, 0, IPF, VFIT_NET_DROP_IP_PROTOCOL, 0, 0 },
+	{ "IP source 0.0.0.0", K_OFFER, SET, S_IP, 12, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "IP source 0.1.2.3", K_OFFER, SET, S_IP, 12, 4, 0x00010203, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "IP source 127.0.0.1", K_OFFER, SET, S_IP, 12, 4, 0x7f000001, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "IP source multicast", K_OFFER, SET, S_IP, 12, 4, 0xe0000001, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "IP source broadcast", K_OFFER, SET, S_IP, 12, 4, 0xffffffff, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "IP to a host before we have an address", K_OFFER, SET, S_IP, 16, 4, CLIENT_IP, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "IP to 0.0.0.0 before we have an address", K_OFFER, SET, S_IP, 16, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
 	/* UDP */
-	{ "UDP length one more", K_OFFER, ADD16, S_UDP, 4, 2, 1, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH },
-	{ "UDP length one less", K_OFFER, ADD16, S_UDP, 4, 2, 0xffff, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH },
-	{ "UDP length 7", K_OFFER, SET, S_UDP, 4, 2, 7, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH },
-	{ "UDP checksum", K_OFFER, XOR, S_UDP, 7, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_UDP_CHECKSUM },
-	{ "a payload byte, checksum stale", K_OFFER, XOR, S_PL, 250, 1, 0x10, NULL, 0, 0, VFIT_NET_DROP_UDP_CHECKSUM },
-	{ "UDP to port 69", K_OFFER, SET, S_UDP, 2, 2, 69, NULL, 0, ALL, VFIT_NET_DROP_PORT },
-	{ "DHCP from port 68", K_OFFER, SET, S_UDP, 0, 2, 68, NULL, 0, ALL, VFIT_NET_DROP_PORT },
+	{ "UDP length one more", K_OFFER, ADD16, S_UDP, 4, 2, 1, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH, 0, 0 },
+	{ "UDP length one less", K_OFFER, ADD16, S_UDP, 4, 2, 0xffff, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH, 0, 0 },
+	{ "UDP length 7", K_OFFER, SET, S_UDP, 4, 2, 7, NULL, 0, 0, VFIT_NET_DROP_UDP_LENGTH, 0, 0 },
+	{ "UDP checksum", K_OFFER, XOR, S_UDP, 7, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_UDP_CHECKSUM, 0, 0 },
+	{ "a payload byte, checksum stale", K_OFFER, XOR, S_PL, 250, 1, 0x10, NULL, 0, 0, VFIT_NET_DROP_UDP_CHECKSUM, 0, 0 },
+	{ "UDP to port 69", K_OFFER, SET, S_UDP, 2, 2, 69, NULL, 0, ALL, VFIT_NET_DROP_PORT, 0, 0 },
+	{ "DHCP from port 68", K_OFFER, SET, S_UDP, 0, 2, 68, NULL, 0, ALL, VFIT_NET_DROP_PORT, 0, 0 },
 	/* BOOTP header */
-	{ "BOOTP op 1", K_OFFER, SET, S_PL, 0, 1, 1, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "BOOTP htype 6", K_OFFER, SET, S_PL, 1, 1, 6, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "BOOTP hlen 8", K_OFFER, SET, S_PL, 2, 1, 8, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "BOOTP magic cookie", K_OFFER, XOR, S_PL, 239, 1, 0x01, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "BOOTP of 239 bytes", K_OFFER, CUT, S_ETH, 0, 0, 239, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "yiaddr 0.0.0.0", K_OFFER, SET, S_PL, 16, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "yiaddr the subnet's broadcast", K_OFFER, SET, S_PL, 16, 4, 0x0a0002ff, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "yiaddr the subnet itself", K_OFFER, SET, S_PL, 16, 4, 0x0a000200, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "yiaddr multicast", K_OFFER, SET, S_PL, 16, 4, 0xe0000005, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "siaddr multicast", K_OFFER, SET, S_PL, 20, 4, 0xe0000005, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "file field without its NUL", K_OFFER, FILL, S_PL, 108, 0, 128, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "file field with a space", K_OFFER, SET, S_PL, 110, 1, ' ', NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "file field with a control byte", K_OFFER, SET, S_PL, 110, 1, 0x1b, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "file field with a high byte", K_OFFER, SET, S_PL, 110, 1, 0xc3, NULL, 0, ALL, VFIT_NET_DROP_DHCP },
-	{ "another transaction id", K_OFFER, XOR, S_PL, 7, 1, 0x01, NULL, 0, ALL, VFIT_NET_DROP_DHCP_XID },
-	{ "another client's hardware address", K_OFFER, XOR, S_PL, 33, 1, 0x01, NULL, 0, ALL, VFIT_NET_DROP_DHCP_XID },
+	{ "BOOTP op 1", K_OFFER, SET, S_PL, 0, 1, 1, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "BOOTP htype 6", K_OFFER, SET, S_PL, 1, 1, 6, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "BOOTP hlen 8", K_OFFER, SET, S_PL, 2, 1, 8, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "BOOTP magic cookie", K_OFFER, XOR, S_PL, 239, 1, 0x01, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "BOOTP of 239 bytes", K_OFFER, CUT, S_ETH, 0, 0, 239, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "yiaddr 0.0.0.0", K_OFFER, SET, S_PL, 16, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "yiaddr the subnet's broadcast", K_OFFER, SET, S_PL, 16, 4, 0x0a0002ff, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "yiaddr the subnet itself", K_OFFER, SET, S_PL, 16, 4, 0x0a000200, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "yiaddr multicast", K_OFFER, SET, S_PL, 16, 4, 0xe0000005, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "siaddr multicast", K_OFFER, SET, S_PL, 20, 4, 0xe0000005, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "file field without its NUL", K_OFFER, FILL, S_PL, 108, 0, 128, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "file field with a space", K_OFFER, SET, S_PL, 110, 1, ' ', NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "file field with a control byte", K_OFFER, SET, S_PL, 110, 1, 0x1b, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "file field with a high byte", K_OFFER, SET, S_PL, 110, 1, 0xc3, NULL, 0, ALL, VFIT_NET_DROP_DHCP, 0, 0 },
+	{ "another transaction id", K_OFFER, XOR, S_PL, 7, 1, 0x01, NULL, 0, ALL, VFIT_NET_DROP_DHCP_XID, 0, 0 },
+	{ "another client's hardware address", K_OFFER, XOR, S_PL, 33, 1, 0x01, NULL, 0, ALL, VFIT_NET_DROP_DHCP_XID, 0, 0 },
 	/* options: 53 at 240, 54 at 243, 1 at 249, 3 at 255, 51 at 261, end at 267 */
-	{ "no end option", K_OFFER, DHCP_NO_END, S_ETH, 0, 0, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "an option longer than the message", K_OFFER, SET, S_PL, 241, 1, 200, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a message cut after an option's code", K_OFFER, CUT, S_ETH, 0, 0, 262, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a message cut after an option's length", K_OFFER, CUT, S_ETH, 0, 0, 263, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a message cut inside an option's value", K_OFFER, CUT, S_ETH, 0, 0, 266, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "message type twice", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x35\x01\x02"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "message type of length 2", K_OFFER, SET, S_PL, 241, 1, 2, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "message type 0", K_OFFER, SET, S_PL, 242, 1, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "message type 9", K_OFFER, SET, S_PL, 242, 1, 9, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "no message type (BOOTP)", K_OFFER, SET, S_PL, 240, 1, 250, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "no server identifier", K_OFFER, SET, S_PL, 243, 1, 250, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "server identifier 0.0.0.0", K_OFFER, SET, S_PL, 245, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "server identifier of 3 bytes", K_OFFER, SET, S_PL, 244, 1, 3, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "server identifier twice", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x36\x04\x0a\x00\x02\x02"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a mask with a hole", K_OFFER, SET, S_PL, 251, 4, 0xff00ff00, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a mask of 0", K_OFFER, SET, S_PL, 251, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a router of 5 bytes", K_OFFER, SET, S_PL, 256, 1, 5, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a router 0.0.0.0", K_OFFER, SET, S_PL, 257, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a file option with a space", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x43\x05" "a b.f"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a file option of NULs", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x43\x02\x00\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a TFTP server option multicast", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x42\x09" "224.0.0.1"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "a TFTP server option of NULs", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x42\x01\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "overload 4", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x34\x01\x04"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "overload: a file field without an end option", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x34\x01\x01"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "overload: overload again inside the file field", K_OFFER, OVERLOAD, S_ETH, 0, 0, 0, B("\x34\x01\x01\xff"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "overload: the sname field without an end option", K_OFFER, OVERLOAD, S_ETH, 0, 0, 2, B("\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION },
-	{ "an ACK while waiting for an OFFER", K_OFFER, SET, S_PL, 242, 1, 5, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED },
+	{ "no end option", K_OFFER, DHCP_NO_END, S_ETH, 0, 0, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "an option longer than the message", K_OFFER, SET, S_PL, 241, 1, 200, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a message cut after an option's code", K_OFFER, CUT, S_ETH, 0, 0, 262, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a message cut after an option's length", K_OFFER, CUT, S_ETH, 0, 0, 263, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a message cut inside an option's value", K_OFFER, CUT, S_ETH, 0, 0, 266, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a file option running past the message", K_OFFER, DHCP_TAIL, S_ETH, 0, 0, 0, B("\x43\x0a" "ab"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a TFTP server option running past the message", K_OFFER, DHCP_TAIL, S_ETH, 0, 0, 0, B("\x42\x09" "10.0"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "message type twice", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x35\x01\x02"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "message type of length 2", K_OFFER, SET, S_PL, 241, 1, 2, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "message type 0", K_OFFER, SET, S_PL, 242, 1, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "message type 9", K_OFFER, SET, S_PL, 242, 1, 9, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "no message type (BOOTP)", K_OFFER, SET, S_PL, 240, 1, 250, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "no server identifier", K_OFFER, SET, S_PL, 243, 1, 250, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "server identifier 0.0.0.0", K_OFFER, SET, S_PL, 245, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "server identifier of 3 bytes", K_OFFER, SET, S_PL, 244, 1, 3, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "server identifier twice", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x36\x04\x0a\x00\x02\x02"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a mask with a hole", K_OFFER, SET, S_PL, 251, 4, 0xff00ff00, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a mask of 0", K_OFFER, SET, S_PL, 251, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a router of 5 bytes", K_OFFER, SET, S_PL, 256, 1, 5, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a router 0.0.0.0", K_OFFER, SET, S_PL, 257, 4, 0, NULL, 0, ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a file option with a space", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x43\x05" "a b.f"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a file option of NULs", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x43\x02\x00\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a TFTP server option multicast", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x42\x09" "224.0.0.1"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "a TFTP server option of NULs", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x42\x01\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "overload 4", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x34\x01\x04"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "overload: a file field without an end option", K_OFFER, DHCP_ADD, S_ETH, 0, 0, 0, B("\x34\x01\x01"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "overload: overload again inside the file field", K_OFFER, OVERLOAD, S_ETH, 0, 0, 0, B("\x34\x01\x01\xff"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "overload: the sname field without an end option", K_OFFER, OVERLOAD, S_ETH, 0, 0, 2, B("\x00"), ALL, VFIT_NET_DROP_DHCP_OPTION, 0, 0 },
+	{ "an ACK while waiting for an OFFER", K_OFFER, SET, S_PL, 242, 1, 5, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
+	{ "a NAK (no address) while waiting for an OFFER", K_OFFER, SET, S_PL, 242, 1, 6, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED, 16, 0 },
 	/* on the ACK */
-	{ "ACK from another server", K_ACK, SET, S_PL, 245, 4, 0x0a000203, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED },
-	{ "ACK of another address", K_ACK, SET, S_PL, 16, 4, 0x0a000210, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED },
-	{ "an OFFER while waiting for the ACK", K_ACK, SET, S_PL, 242, 1, 2, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED },
-	{ "ACK of another transaction", K_ACK, XOR, S_PL, 4, 1, 0x80, NULL, 0, ALL, VFIT_NET_DROP_DHCP_XID },
-	{ "ACK with IP options (taken; the real one then comes late)", K_ACK, IP_OPTS, S_ETH, 0, 0, 0, NULL, 0, IPF, VFIT_NET_DROP_UNEXPECTED },
-	{ "ACK with its options overloaded into the file field (taken)", K_ACK, OVERLOAD, S_ETH, 0, 0, 1, B("\x43\x05" "o.fit" "\xff"), ALL, VFIT_NET_DROP_UNEXPECTED },
+	{ "ACK from another server", K_ACK, SET, S_PL, 245, 4, 0x0a000203, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
+	{ "ACK of another address", K_ACK, SET, S_PL, 16, 4, 0x0a000210, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
+	{ "an OFFER while waiting for the ACK", K_ACK, SET, S_PL, 242, 1, 2, NULL, 0, ALL, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
+	{ "ACK of another transaction", K_ACK, XOR, S_PL, 4, 1, 0x80, NULL, 0, ALL, VFIT_NET_DROP_DHCP_XID, 0, 0 },
+	{ "ACK with IP options (taken; the real one then comes late)", K_ACK, IP_OPTS, S_ETH, 0, 0, 0, NULL, 0, IPF, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
+	{ "ACK with its options overloaded into the file field (taken)", K_ACK, OVERLOAD, S_ETH, 0, 0, 1, B("\x43\x05" "o.fit" "\xff"), ALL, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
 	/* ARP reply of the next hop */
-	{ "ARP of 27 bytes", K_ARP, FRAME_LEN, S_ETH, 0, 0, 41, NULL, 0, 0, VFIT_NET_DROP_LENGTH },
-	{ "ARP hardware type 6", K_ARP, SET, S_IP, 0, 2, 6, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP protocol IPv6", K_ARP, SET, S_IP, 2, 2, 0x86dd, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP hardware length 8", K_ARP, SET, S_IP, 4, 1, 8, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP protocol length 6", K_ARP, SET, S_IP, 5, 1, 6, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP opcode 3", K_ARP, SET, S_IP, 6, 2, 3, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP sender MAC multicast", K_ARP, SET, S_IP, 8, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP sender MAC zero", K_ARP, ZERO, S_IP, 8, 0, 6, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP sender address 0.0.0.0", K_ARP, SET, S_IP, 14, 4, 0, NULL, 0, 0, VFIT_NET_DROP_ARP },
-	{ "ARP from another address", K_ARP, SET, S_IP, 14, 4, 0x0a000209, NULL, 0, 0, VFIT_NET_DROP_UNEXPECTED },
-	{ "ARP to another address", K_ARP, SET, S_IP, 24, 4, 0x0a000210, NULL, 0, 0, VFIT_NET_DROP_UNEXPECTED },
-	{ "ARP a request for another address", K_ARP, ARP_REQ, S_IP, 0, 0, 0x0a000210, NULL, 0, 0, VFIT_NET_DROP_UNEXPECTED },
-	{ "ARP a request for ours (answered)", K_ARP, ARP_REQ, S_IP, 0, 0, CLIENT_IP, NULL, 0, 0, VFIT_NET_DROP_NONE },
+	{ "ARP of 27 bytes", K_ARP, FRAME_LEN, S_ETH, 0, 0, 41, NULL, 0, 0, VFIT_NET_DROP_LENGTH, 0, 0 },
+	{ "ARP hardware type 6", K_ARP, SET, S_IP, 0, 2, 6, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP protocol IPv6", K_ARP, SET, S_IP, 2, 2, 0x86dd, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP hardware length 8", K_ARP, SET, S_IP, 4, 1, 8, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP protocol length 6", K_ARP, SET, S_IP, 5, 1, 6, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP opcode 3", K_ARP, SET, S_IP, 6, 2, 3, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP sender MAC multicast", K_ARP, SET, S_IP, 8, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP sender MAC zero", K_ARP, ZERO, S_IP, 8, 0, 6, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP sender address 0.0.0.0", K_ARP, SET, S_IP, 14, 4, 0, NULL, 0, 0, VFIT_NET_DROP_ARP, 0, 0 },
+	{ "ARP from another address and MAC", K_ARP, SET, S_IP, 14, 4, 0x0a000209, NULL, 0, 0, VFIT_NET_DROP_UNEXPECTED, 8, 0x02000009 },
+	{ "ARP to another address", K_ARP, SET, S_IP, 24, 4, 0x0a000210, NULL, 0, 0, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
+	{ "ARP a request for another address", K_ARP, ARP_REQ, S_IP, 0, 0, 0x0a000210, NULL, 0, 0, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
+	{ "ARP a request for ours (answered)", K_ARP, ARP_REQ, S_IP, 0, 0, CLIENT_IP, NULL, 0, 0, VFIT_NET_DROP_NONE, 0, 0 },
 	/* the server's first answer */
-	{ "OACK from another host", K_OACK, SET, S_IP, 12, 4, 0x0a000203, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "OACK to broadcast", K_OACK, SET, S_IP, 16, 4, 0xffffffff, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "OACK to another host", K_OACK, SET, S_IP, 16, 4, 0x0a000210, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "OACK from port 0", K_OACK, SET, S_UDP, 0, 2, 0, NULL, 0, ALL, VFIT_NET_DROP_PORT },
-	{ "OACK to another port", K_OACK, ADD16, S_UDP, 2, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_PORT },
-	{ "OACK not NUL-terminated", K_OACK, GROW, S_ETH, 0, 0, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP },
-	{ "OACK: a name without a value", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x06tsize\0"), ALL, VFIT_NET_DROP_TFTP },
-	{ "OACK: an empty name", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x06\0" "5\0"), ALL, VFIT_NET_DROP_TFTP },
-	{ "OACK with nothing", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x06"), ALL, VFIT_NET_DROP_TFTP },
-	{ "TFTP of 3 bytes", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x03\x00"), ALL, VFIT_NET_DROP_TFTP },
-	{ "TFTP opcode 9", K_OACK, SET, S_PL, 0, 2, 9, NULL, 0, ALL, VFIT_NET_DROP_TFTP },
-	{ "TFTP RRQ", K_OACK, SET, S_PL, 0, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP },
-	{ "TFTP ACK", K_OACK, SET, S_PL, 0, 2, 4, NULL, 0, ALL, VFIT_NET_DROP_TFTP },
-	{ "ERROR without its NUL", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x05\x00\x01no"), ALL, VFIT_NET_DROP_TFTP },
-	{ "DATA 1 of 513 bytes instead of the OACK", K_OACK, DATA, S_ETH, 0, 1, 513, NULL, 0, ALL, VFIT_NET_DROP_TFTP },
-	{ "DATA 2 of 512 bytes instead of the OACK", K_OACK, DATA, S_ETH, 0, 2, 512, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK },
+	{ "OACK from another host", K_OACK, SET, S_IP, 12, 4, 0x0a000203, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "OACK to broadcast", K_OACK, SET, S_IP, 16, 4, 0xffffffff, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "OACK to another host", K_OACK, SET, S_IP, 16, 4, 0x0a000210, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "OACK from port 0", K_OACK, SET, S_UDP, 0, 2, 0, NULL, 0, ALL, VFIT_NET_DROP_PORT, 0, 0 },
+	{ "OACK to another port", K_OACK, ADD16, S_UDP, 2, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_PORT, 0, 0 },
+	{ "OACK not NUL-terminated", K_OACK, GROW, S_ETH, 0, 0, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "OACK: a name without a value", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x06tsize\0"), ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "OACK: an empty name", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x06\0" "5\0"), ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "OACK with nothing", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x06"), ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "TFTP of 3 bytes", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x03\x00"), ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "TFTP opcode 9", K_OACK, SET, S_PL, 0, 2, 9, NULL, 0, ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "TFTP RRQ", K_OACK, SET, S_PL, 0, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "TFTP ACK", K_OACK, SET, S_PL, 0, 2, 4, NULL, 0, ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "ERROR without its NUL", K_OACK, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x05\x00\x01no"), ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "DATA 1 of 513 bytes instead of the OACK", K_OACK, DATA, S_ETH, 0, 1, 513, NULL, 0, ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "DATA 2 of 512 bytes instead of the OACK", K_OACK, DATA, S_ETH, 0, 2, 512, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
 	/* blocks */
-	{ "DATA from another port", K_DATA2, SET, S_UDP, 0, 2, 1069, NULL, 0, ALL, VFIT_NET_DROP_TFTP_TID },
-	{ "DATA from another host", K_DATA2, SET, S_IP, 12, 4, 0x0a000203, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS },
-	{ "DATA to another port", K_DATA2, ADD16, S_UDP, 2, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_PORT },
-	{ "block 1 again", K_DATA2, SET, S_PL, 2, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK },
-	{ "block 3 early", K_DATA2, SET, S_PL, 2, 2, 3, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK },
-	{ "block 0", K_DATA2, SET, S_PL, 2, 2, 0, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK },
-	{ "block 65535", K_DATA2, SET, S_PL, 2, 2, 0xffff, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK },
-	{ "a block one byte over blksize", K_DATA2, GROW, S_ETH, 0, 0, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP },
-	{ "an OACK during the transfer", K_DATA2, SET, S_PL, 0, 2, 6, NULL, 0, ALL, VFIT_NET_DROP_TFTP },
-	{ "a block with an IP checksum error", K_DATA2, XOR, S_IP, 11, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_IP_CHECKSUM },
-	{ "a block with a UDP checksum error", K_DATA2, XOR, S_PL, 700, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_UDP_CHECKSUM },
-	{ "a block fragment", K_DATA2, SET, S_IP, 6, 2, 0x2000, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT },
-	{ "a block with a bad TTL-less fragment offset", K_DATA2, SET, S_IP, 6, 2, 0x1fff, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT },
+	{ "DATA from another port", K_DATA2, SET, S_UDP, 0, 2, 1069, NULL, 0, ALL, VFIT_NET_DROP_TFTP_TID, 0, 0 },
+	{ "DATA from another host", K_DATA2, SET, S_IP, 12, 4, 0x0a000203, NULL, 0, ALL, VFIT_NET_DROP_IP_ADDRESS, 0, 0 },
+	{ "DATA to another port", K_DATA2, ADD16, S_UDP, 2, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_PORT, 0, 0 },
+	{ "block 1 again", K_DATA2, SET, S_PL, 2, 2, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
+	{ "block 3 early", K_DATA2, SET, S_PL, 2, 2, 3, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
+	{ "block 0", K_DATA2, SET, S_PL, 2, 2, 0, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
+	{ "block 65535", K_DATA2, SET, S_PL, 2, 2, 0xffff, NULL, 0, ALL, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
+	{ "a block one byte over blksize", K_DATA2, GROW, S_ETH, 0, 0, 1, NULL, 0, ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "an OACK during the transfer", K_DATA2, PAYLOAD, S_ETH, 0, 0, 0, B("\x00\x06" "blksize\0" "1428\0"), ALL, VFIT_NET_DROP_TFTP, 0, 0 },
+	{ "a block with an IP checksum error", K_DATA2, XOR, S_IP, 11, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_IP_CHECKSUM, 0, 0 },
+	{ "a block with a UDP checksum error", K_DATA2, XOR, S_PL, 700, 1, 0x01, NULL, 0, 0, VFIT_NET_DROP_UDP_CHECKSUM, 0, 0 },
+	{ "a block fragment", K_DATA2, SET, S_IP, 6, 2, 0x2000, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT, 0, 0 },
+	{ "a block with a bad TTL-less fragment offset", K_DATA2, SET, S_IP, 6, 2, 0x1fff, NULL, 0, IPF, VFIT_NET_DROP_IP_FRAGMENT, 0, 0 },
 	/* taken as they are: the good copy that follows is then a duplicate */
-	{ "a block with IP options", K_DATA2, IP_OPTS, S_ETH, 0, 0, 0, NULL, 0, IPF, VFIT_NET_DROP_TFTP_BLOCK },
-	{ "a block with no UDP checksum", K_DATA2, SET, S_UDP, 6, 2, 0, NULL, 0, IPF, VFIT_NET_DROP_TFTP_BLOCK },
-	{ "a block with Ethernet padding", K_DATA2, PAD, S_ETH, 0, 0, 20, NULL, 0, 0, VFIT_NET_DROP_TFTP_BLOCK },
-	{ "an OFFER with IP options", K_OFFER, IP_OPTS, S_ETH, 0, 0, 0, NULL, 0, IPF, VFIT_NET_DROP_UNEXPECTED },
+	{ "a block with IP options", K_DATA2, IP_OPTS, S_ETH, 0, 0, 0, NULL, 0, IPF, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
+	{ "a block with no UDP checksum", K_DATA2, SET, S_UDP, 6, 2, 0, NULL, 0, IPF, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
+	{ "a block with Ethernet padding", K_DATA2, PAD, S_ETH, 0, 0, 20, NULL, 0, 0, VFIT_NET_DROP_TFTP_BLOCK, 0, 0 },
+	{ "an OFFER with IP options", K_OFFER, IP_OPTS, S_ETH, 0, 0, 0, NULL, 0, IPF, VFIT_NET_DROP_UNEXPECTED, 0, 0 },
 };
 #undef B
 
@@ -1220,6 +1262,8 @@ static void test_fields(void)
 		REQUIRE(v.injected, "%s: injected", m->what);
 		CHECK(r == VFIT_NET_OK && got_file(&v, len), "%s: the fetch goes on: %s", m->what,
 		      vfit_net_result_to_string(r));
+		CHECK(sess.lease.ip == CLIENT_IP && sess.lease.dhcp_server == SERVER_IP &&
+		      sess.lease.tftp_server == SERVER_IP, "%s: the lease of the good frames", m->what);
 		if (m->op == OVERLOAD && m->want == VFIT_NET_DROP_UNEXPECTED)
 			CHECK(!strcmp(sess.lease.file, "o.fit") && !memcmp(v.rrq, "o.fit", 6),
 			      "%s: the file option read from the file field", m->what);
