@@ -123,7 +123,7 @@ struct vfit_chain {
 
 /* The OS's confirmation of the boot it runs. */
 struct vfit_confirm {
-	uint32_t slot;                   /* 0 (A) or 1 (B) */
+	uint32_t slot;                   /* 0 (A), 1 (B) or 2 (recovery) */
 	uint32_t seq;                    /* the state blob's seq after that boot */
 };
 

@@ -530,7 +530,7 @@ static void test_sim_snapshot(void)
 	memset(src, 0x5a, 1 << 20);
 	CHECK(!dev_write_file(path, src, 1 << 20), "stage file");
 	snprintf(path, sizeof(path), "%s/sim", dev_dir);
-	if (!CHECK(!vfit_boot_sim_open(&sim, path, NULL, false, &e), "sim: %s", e.msg)) {
+	if (!CHECK(!vfit_boot_sim_open(&sim, path, false, &e), "sim: %s", e.msg)) {
 		free(src);
 		return;
 	}
