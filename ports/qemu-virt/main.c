@@ -269,31 +269,43 @@ __attribute__((noreturn)) static void start_linux(void)
 	port_enter_linux((uintptr_t)dtb, (uintptr_t)k->addr);
 }
 
+/* One command of the flow -- the disk's boot, or recovery fetched over the network -- timed. */
+static enum vfit_boot_outcome flow(bool net)
+{
+	uint64_t t0 = plat_now_ns();
+	enum vfit_boot_outcome o = net ?
+		vfit_boot_recover(netboot_ops(ops), &layout, &scratch, &report) :
+		vfit_boot(ops, &layout, &scratch, &report);
+
+	print_times(plat_now_ns() - t0);
+	return o;
+}
+
 /*
  * The boot flow: the slots, then the disk's recovery image; network
- * recovery (netboot.c) when that verified nothing, or at once when it was
- * asked for -- the same flow and keys, the FIT fetched into staging.  A
- * boot record that could not be written is no reason to try the network.
+ * recovery (netboot.c) when that verified nothing -- the same flow and
+ * keys, the FIT fetched into staging.  Asked for (the console, the ROM's
+ * "first"), network recovery comes first and the disk after it, so a
+ * network that fails leaves a good disk bootable.  A boot record that
+ * could not be written is no reason to try anything else.
  */
 static enum vfit_boot_outcome boot(void)
 {
 	enum netboot net = netboot_when();
 	enum vfit_boot_outcome o;
-	uint64_t t0 = plat_now_ns();
 
 	report.timings = &times;
 	if (net == NETBOOT_NOW) {
-		o = vfit_boot_recover(netboot_ops(ops), &layout, &scratch, &report);
-	} else {
-		o = vfit_boot(ops, &layout, &scratch, &report);
-		if (o == VFIT_BOOT_HALT && net == NETBOOT_FALLBACK && !record_failed()) {
-			print_times(plat_now_ns() - t0);
-			say("nothing on the disk verified: network recovery", NULL);
-			t0 = plat_now_ns();
-			o = vfit_boot_recover(netboot_ops(ops), &layout, &scratch, &report);
-		}
+		o = flow(true);
+		if (o != VFIT_BOOT_HALT || record_failed())
+			return o;
+		say("nothing from the network verified: the disk", NULL);
 	}
-	print_times(plat_now_ns() - t0);
+	o = flow(false);
+	if (o == VFIT_BOOT_HALT && net == NETBOOT_FALLBACK && !record_failed()) {
+		say("nothing on the disk verified: network recovery", NULL);
+		o = flow(true);
+	}
 	return o;
 }
 

@@ -10,8 +10,9 @@
  *
  * When: the ROM's control DTB decides (/config, read from flash):
  *   vfit,net-recovery  "fallback" (the default: when no slot and no disk
- *                      recovery image verified), "first" (every boot, as
- *                      a provisioning station would), or "off";
+ *                      recovery image verified), "first" (every boot,
+ *                      before the disk, as a provisioning station would),
+ *                      or "off";
  *   vfit,net-key-ms    how long the console waits for 'n', which asks for
  *                      network recovery at once (default 0: only a key
  *                      already typed counts);

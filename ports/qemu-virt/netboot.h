@@ -8,7 +8,7 @@
 enum netboot {
 	NETBOOT_OFF,            /* the ROM turned it off */
 	NETBOOT_FALLBACK,       /* only when nothing on the disk verified */
-	NETBOOT_NOW,            /* this boot, before the disk: asked for, or the ROM's "first" */
+	NETBOOT_NOW,            /* before the disk: asked for, or the ROM's "first" */
 };
 
 /* Reads the ROM's /config and the console key (its window first); says what it decided. */

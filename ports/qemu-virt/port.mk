@@ -90,21 +90,25 @@ $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o: $(QEMU_DIR)/$(1)/rom.dtb
 # The TPM stage's ROM: the same keys, and the requirement only the ROM may state.
 $(QEMU_DIR)/$(1)/rom-tpm.dtb: $(QEMU_DIR)/$(1)/rom.dtb
 	$$(call say,DTB,$$@)cp $$< $$@.tmp && fdtput -p -t s $$@.tmp /config vfit,tpm required && mv $$@.tmp $$@
-$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-tpm.o: $(QV)/rom_keys.S $(QEMU_DIR)/$(1)/rom-tpm.dtb \
-		| $(QV_DEPS_OK)
-	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom-tpm.dtb"' -c -o $$@ $$<
+# stage-NAME.bin: the stage with rom-NAME.dtb as its ROM (stage-tpm.bin; the ROM /config
+# settings tests/qemu/net.sh writes).
+$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-%.o: $(QV)/rom_keys.S $(QEMU_DIR)/$(1)/rom-%.dtb | $(QV_DEPS_OK)
+	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom-$$*.dtb"' -c -o $$@ $$<
 
-$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
-$(QEMU_DIR)/$(1)/stage-tpm.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o \
-	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-tpm.o
-$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o \
-	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
-$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-tpm.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: \
-		$$(QV_OBJ_$(1)) $(QV)/stage.ld
+define QV_LINK_$(1)
 	$$(call say,LD,$$@)$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 		-Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
 		-Wl,-Map,$$(@:.elf=.map) -o $$@ $$(filter %.o,$$^) \
 		$(QEMU_DIR)/root-$(1)/usr/lib/$(QV_LIBDIR_$(1))/libfdt.a -lgcc
+endef
+$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
+$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o \
+	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
+$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: $$(QV_OBJ_$(1)) $(QV)/stage.ld
+	$$(QV_LINK_$(1))
+$(QEMU_DIR)/$(1)/stage-%.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o \
+		$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-%.o $$(QV_OBJ_$(1)) $(QV)/stage.ld
+	$$(QV_LINK_$(1))
 $(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
 	$$(call say,OBJCOPY,$$@)$(QV_CROSS_$(1))objcopy -O binary $$< $$@
 

@@ -10,9 +10,12 @@
 # file the server does not have, no file name at all and a server that
 # stops mid-transfer are each refused with their reason and no kernel
 # runs; 'n' at the console asks for network recovery although slot A is
-# good; a normal boot sends not one frame (QEMU's filter-dump of the
-# network stays empty).  armv7 boots and refuses the tampered FIT the
-# same way.  The refusals of every malformed packet are test_net's and
+# good; the ROM's /config (stages built with their own ROM) fetches first,
+# names the file and sets the waits, or turns the network off; a normal boot sends not one frame (QEMU's filter-dump of the
+# network stays empty); with a TPM (stage-tpm.bin, swtpm) the FIT fetched
+# over the network is measured exactly as the same FIT read from the
+# disk's recovery partition (PCRs 7, 8, 9 of the stage's log replay).
+# armv7 boots and refuses the tampered FIT the same way.  The refusals of every malformed packet are test_net's and
 # fuzz_net's: slirp only sends good ones.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib/qemu.sh"
@@ -121,6 +124,65 @@ for arch in arm64 arm; do
 	QEMU_STDIN=$T/key net key arm64 "$T/good.img" 0 netrec netrec.fit \
 		"^vfit-stage: network recovery asked for at the console$" 'vfit.slot=recovery'
 	lacks "arm64 key: no slot tried" "$T/key.log" "^## Trying slot"
+
+	# The ROM's /config (ports/qemu-virt/README.md), through stages built with their own ROM:
+	# "first" fetches before the disk, the configured name when DHCP names none, with the
+	# ROM's waits (0.2 + 0.4 s), and boots the disk when the network gives nothing; "off"
+	# never touches the network, whatever the console says.
+	rom_stage() { # NAME PROP TYPE VALUE...: $Q/arm64/stage-NAME.bin, rom.dtb with those /config
+		_n=$1
+		shift
+		cp "$Q/arm64/rom.dtb" "$T/rom-$_n.dtb"
+		while [ $# -gt 0 ]; do
+			fdtput -p -t "$2" "$T/rom-$_n.dtb" /config "$1" "$3" || return 1
+			shift 3
+		done
+		cp "$T/rom-$_n.dtb" "$Q/arm64/rom-$_n.dtb" &&
+			make -s -C "$ROOT" BUILD="$BUILD" ARCH=arm64 "$Q/arm64/stage-$_n.bin" >"$T/make.log" 2>&1
+	}
+	rom_stage net-first vfit,net-recovery s first vfit,net-file s cfg.fit vfit,net-timeout-ms i 200 \
+		vfit,net-tries i 2 && rom_stage net-off vfit,net-recovery s off && pass ||
+		{ fail "arm64: stages with their own ROM"; tail -n 5 "$T/make.log"; }
+	cp "$T/netrec.fit" "$T/tftp/cfg.fit"
+	STAGE=stage-net-first.bin net first arm64 "$T/good.img" 0 netrec "" \
+		"^vfit-stage: network recovery first \(ROM /config vfit,net-recovery\)$" \
+		"^vfit-stage: net: DHCP: .*, file 'cfg\.fit'$"
+	lacks "arm64 first: no slot tried" "$T/first.log" "^## Trying slot"
+	STAGE=stage-net-first.bin QEMU_EXTRA="-netdev hubport,id=n0,hubid=0 -device virtio-net-device,netdev=n0" \
+		boot first-no-dhcp arm64 "$T/good.img" 0 main \
+		"^vfit-stage: network recovery failed: no DHCP answer$" \
+		"^vfit-stage: nothing from the network verified: the disk$" "^## Trying slot A$"
+	fetch=$(sed -n 's/^vfit-stage: time recovery: read \([0-9]*\),.*/\1/p' "$T/first-no-dhcp.log" | head -n 1)
+	[ "${fetch:-0}" -ge 500000000 ] && [ "$fetch" -lt 3000000000 ] && pass ||
+		fail "arm64 first-no-dhcp: the ROM's waits, 0.6 s, not the default 11 s ($fetch ns)"
+	QEMU_STDIN=$T/key STAGE=stage-net-off.bin net off arm64 "$T/broken.img" 1 "" netrec.fit \
+		"^vfit-stage: halted: nothing verified$"
+	lacks "arm64 off: the network never used" "$T/off.log" "^vfit-stage: (net|network|nothing on)"
+
+	# Measured boot: the same recovery FIT from the disk, then from the network, each with a
+	# fresh TPM: the same measurements (the stage's replay of its log), the kernel's extended once.
+	if command -v swtpm >/dev/null 2>&1 && command -v swtpm_setup >/dev/null 2>&1; then
+		. "$(dirname "$0")/lib/tpm.sh"
+		TPM=$T/tpm
+		mkdisk "$T/m-disk.img" "$T/a-bad.fit" "$T/a-bad.fit" "$T/netrec.fit" &&
+			tpm_new "$TPM" >/dev/null 2>&1 && pass || fail "arm64: disk and TPM for measured boot"
+		tpm_boot measured-disk arm64 "$T/m-disk.img" 0 netrec "^   Measured 'kernel' \(kernel\) into PCR 8$"
+		tpm_new "$TPM" >/dev/null 2>&1 && pass || fail "arm64: TPM for measured network recovery"
+		QEMU_EXTRA="-netdev user,id=n0,tftp=$T/tftp,bootfile=netrec.fit -device virtio-net-device,netdev=n0" \
+			tpm_boot measured-net arm64 "$T/broken.img" 0 netrec "$NOTHING" \
+			"^   Measured 'recovery' \(key\) into PCR 7$" "^   Measured 'kernel' \(kernel\) into PCR 8$" \
+			"^   Measured 'ramdisk' \(ramdisk\) into PCR 9$"
+		replay() { sed -n "s/^vfit-stage: TPM: log replay PCR $2 sha256 //p" "$T/$1.log"; }
+		# (PCR 1 holds QEMU's DTB, whose /chosen rng-seed differs at every boot.)
+		for pcr in 7 8 9; do
+			is "arm64: PCR $pcr of network recovery as of disk recovery" "$(replay measured-disk $pcr)" \
+				"$(replay measured-net $pcr)"
+		done
+		is "arm64: PCR 8, the kernel's SHA-256 extended once" \
+			"$(extend_of "$(sha256sum <"$KERNEL" | cut -c1-64)")" "$(replay measured-net 8)"
+	else
+		skip tool "swtpm not installed: network recovery's measured boot not checked"
+	fi
 
 	# A normal boot: not one frame on the network (the capture holds only its header).
 	QEMU_EXTRA="-object filter-dump,id=d0,netdev=n0,file=$T/normal.pcap" \
