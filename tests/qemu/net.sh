@@ -10,7 +10,8 @@
 # file the server does not have, no file name at all and a server that
 # stops mid-transfer are each refused with their reason and no kernel
 # runs; 'n' at the console asks for network recovery although slot A is
-# good; the ROM's /config (stages built with their own ROM) fetches first,
+# good, and the OS's confirmation of that recovery confirms nothing (the
+# device cannot read the network's FIT again); the ROM's /config (stages built with their own ROM) fetches first,
 # names the file and sets the waits, or turns the network off; a normal boot sends not one frame (QEMU's filter-dump of the
 # network stays empty); with a TPM (stage-tpm.bin, swtpm) the FIT fetched
 # over the network is measured exactly as the same FIT read from the
@@ -51,7 +52,7 @@ stall_later() {
 
 NOTHING="^vfit-stage: nothing on the disk verified: network recovery$"
 for arch in arm64 arm; do
-	fit $arch "$T/netrec.fit" netrec -n recovery && fit $arch "$T/a.fit" slot-a -i 1 &&
+	fit $arch "$T/netrec.fit" netrec -n recovery -i 1 && fit $arch "$T/a.fit" slot-a -i 1 &&
 		fit $arch "$T/evil.fit" evil -k "$T/other" -n recovery && pass || fail "$arch: FITs"
 	cp "$T/a.fit" "$T/a-bad.fit" && flip "$T/a-bad.fit" 1048576
 	cp "$Q/$arch/recovery.fit" "$T/rec-bad.fit" && flip "$T/rec-bad.fit" 1048576
@@ -67,7 +68,7 @@ for arch in arm64 arm; do
 		"^vfit-stage: net: fetched $size bytes in [0-9]+ blocks, " \
 		"^   Trusting recovery key 'key-recovery' .* from the ROM control DTB$" \
 		"^   Verifying Hash Integrity \.\.\. sha256,rsa2048:recovery\+ OK$" \
-		"^   Rollback index 0 >= counter 0 for 'recovery' OK$" 'vfit.slot=recovery'
+		"^   Rollback index 1 >= counter 0 for 'recovery' OK$" 'vfit.slot=recovery'
 
 	# Fetched, then refused by the verifier as a disk recovery image would be.
 	cp "$T/netrec.fit" "$T/tftp/tampered.fit" && flip "$T/tftp/tampered.fit" 1048576
@@ -124,6 +125,14 @@ for arch in arm64 arm; do
 	QEMU_STDIN=$T/key net key arm64 "$T/good.img" 0 netrec netrec.fit \
 		"^vfit-stage: network recovery asked for at the console$" 'vfit.slot=recovery'
 	lacks "arm64 key: no slot tried" "$T/key.log" "^## Trying slot"
+	# The OS confirms the recovery that booted: the device cannot read the network's FIT
+	# again, so it confirms nothing and the recovery counter stays below its index.
+	"$VFIT" disk mark-good "$T/good.img" >/dev/null 2>&1
+	is "arm64: mark-good of the network's recovery asked" 0 $?
+	net confirm arm64 "$T/good.img" 0 main netrec.fit \
+		"^mark-good: refused, not the chain that booted: recovery$"
+	"$VFIT" disk info "$T/good.img" >"$T/info.out" 2>&1
+	lacks "arm64 confirm: the recovery counter not moved" "$T/info.out" "^  recovery = "
 
 	# The ROM's /config (ports/qemu-virt/README.md), through stages built with their own ROM:
 	# "first" fetches before the disk, the configured name when DHCP names none, with the
