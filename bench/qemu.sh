@@ -12,7 +12,9 @@
 # two stages), and reset to kernel entry.  Where the U-Boot HEAD
 # anchor binaries are (tests/fixtures.sh's `anchors`), U-Boot's
 # `time bootm start` of the same FIT runs next to it, as the anchors'
-# README measured it; without them that column says "-".
+# README measured it; without them that column says "-".  Last, network
+# recovery: the recovery FIT fetched over QEMU's slirp and verified, next
+# to U-Boot's `dhcp; tftpboot; bootm start` of it (net_rows).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
@@ -53,6 +55,7 @@ uboot() {
 	{ dtc -I dtb -O dts "$T/virt.dtb" 2>/dev/null
 	  dtc -I dtb -O dts "$Q/$1/rom.dtb" 2>/dev/null | sed '/^\/dts-v1\/;/d'; } >"$T/ctl.dts"
 	dtc -I dts -O dtb -o "$T/ctl.dtb" "$T/ctl.dts" 2>/dev/null || { echo -; return; }
+	cp "$T/ctl.dtb" "$T/ctl-$1.dtb"
 	printf '\nsetenv verify yes\ntime bootm start 0x50000000#conf-1\n' >"$T/cmds"
 	# shellcheck disable=SC2086
 	$qemu -m 2048 -smp 1 -nic none -display none -monitor none -serial stdio -bios "$bin" \
@@ -231,6 +234,90 @@ run arm64 "$T/chain.img" chain
 row chain "arm64 chain: bootloader + Image FIT" -
 rm -f "$T/chain.img"
 
+# Network recovery (arm64): the recovery FIT (29 MB, key-recovery) fetched over QEMU's user-mode
+# network (slirp's DHCP and TFTP) and verified, against U-Boot HEAD's `dhcp; tftpboot; bootm
+# start` of the same file from the same server.  Guest instructions under -icount shift=0 with
+# sleep on (with sleep=off a WFI with a timer armed would jump to the timeout before slirp
+# answers): the stage counts its fetch with the PMU's instruction counter, its verify and load
+# never sleep; U-Boot's `time` is guest time, which is its instructions as it never sleeps (it
+# polls the network, so its figure moves with how fast the host's slirp answers).  Wall time
+# without icount (guest time is the host's then), each side NET_RUNS times (default 3),
+# alternated, the median.
+net_rows() {
+	mkdir -p "$T/tftp"
+	cp "$Q/arm64/recovery.fit" "$T/tftp/recovery.fit"
+	size=$(wc -c <"$T/tftp/recovery.fit")
+	"$VFIT" disk create --slot-size 48M "$T/net.img" >/dev/null || exit 1
+	ub=$ANCHORS/u-boot-head-qemu_arm64-cmdtime.bin
+	if [ -f "$ub" ]; then
+		# U-Boot's control DTB: QEMU's, with the ROM keys, key-recovery the required one.
+		cp "$T/ctl-arm64.dtb" "$T/ctl-net.dtb" 2>/dev/null ||
+			{ echo "qemu bench: no control DTB for U-Boot"; exit 1; }
+		fdtput -d "$T/ctl-net.dtb" /signature/key-dev required &&
+			fdtput -t s "$T/ctl-net.dtb" /signature/key-recovery required conf || exit 1
+		printf '\n\n\nsetenv autoload no; setenv verify yes; setenv nr "dhcp; tftpboot 0x50000000 recovery.fit; bootm start 0x50000000#conf-1"; time run nr\n' \
+			>"$T/net-cmds"
+	fi
+	i=0
+	while [ $i -lt "${NET_RUNS:-3}" ]; do
+		for kind in icount wall; do
+			icount=
+			[ $kind = icount ] && icount="-icount shift=0"
+			QEMU_TIMEOUT=180 ports/qemu-virt/boot arm64 "$Q/arm64/stage.bin" "$T/net.img" \
+				"$MARKER" $icount -netdev "user,id=n0,tftp=$T/tftp,bootfile=recovery.fit" \
+				-device virtio-net-device,netdev=n0 >"$T/net.log" 2>&1 ||
+				{ echo "qemu bench: network recovery did not boot"; grep -a vfit-stage "$T/net.log"; exit 1; }
+			fetch=$(sed -n 's/^vfit-stage: time net-fetch \([0-9]*\) ns.*/\1/p' "$T/net.log")
+			inst=$(sed -n 's/^vfit-stage: time net-fetch [0-9]* ns, \([0-9]*\) instructions.*/\1/p' "$T/net.log")
+			rec=$(grep -a '^vfit-stage: time recovery: ' "$T/net.log" | tail -n 1)
+			verify=$(echo "$rec" | sed -n 's/.*verify \([0-9]*\),.*/\1/p')
+			load=$(echo "$rec" | sed -n 's/.*load \([0-9]*\) ns.*/\1/p')
+			# Under icount, the fetch's instructions (guest time also has the sleeps in WFI).
+			[ $kind = icount ] && fetch=${inst:-$fetch}
+			echo "$fetch $verify $load" >>"$T/net-$kind"
+			[ -f "$ub" ] || continue
+			# shellcheck disable=SC2086
+			qemu-system-aarch64 -M virt -cpu cortex-a57 -m 2048 -smp 1 -display none -monitor none \
+				-serial stdio -bios "$ub" -dtb "$T/ctl-net.dtb" $icount \
+				-netdev "user,id=n0,tftp=$T/tftp" -device virtio-net-device,netdev=n0 \
+				<"$T/net-cmds" >"$T/unet.log" 2>&1 &
+			pid=$!
+			j=0
+			while [ $j -lt 1800 ] && ! grep -aq '^time:' "$T/unet.log"; do sleep 0.1; j=$((j + 1)); done
+			kill "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			grep -aq "sha256,rsa2048:recovery+ OK" "$T/unet.log" ||
+				{ echo "qemu bench: U-Boot did not verify the fetched FIT"; tail -n 5 "$T/unet.log"; exit 1; }
+			s=$(sed -n 's/^time: *\([0-9.]*\) seconds.*/\1/p' "$T/unet.log" | head -n 1)
+			awk -v s="$s" 'BEGIN { printf "%.0f\n", s * 1e9 }' >>"$T/unet-$kind"
+		done
+		i=$((i + 1))
+	done
+	# median FILE COLUMN
+	median() { awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+	sec() { awk -v n="$1" 'BEGIN { printf "%.2f s", n / 1e9 }'; }
+	printf '%-34s %10s %10s %10s %12s %22s %7s\n' "network recovery, $size B FIT" fetch verify load \
+		"all three" "U-Boot dhcp+tftp+bootm" ratio
+	for kind in icount wall; do
+		f=$(median "$T/net-$kind" 1) v=$(median "$T/net-$kind" 2) l=$(median "$T/net-$kind" 3)
+		u=- r=- fmt=m label="  guest instructions (-icount 0)"
+		[ $kind = wall ] && fmt=sec label="  wall time (median of ${NET_RUNS:-3})"
+		if [ -f "$T/unet-$kind" ]; then
+			um=$(median "$T/unet-$kind" 1)
+			r=$(awk -v x=$((f + v + l)) -v y="$um" 'BEGIN { printf "%.3fx", x / y }')
+			u=$($fmt "$um")
+			[ $kind = icount ] && u=$(sort -n "$T/unet-$kind" |
+				awk 'NR == 1 { a = $1 } { b = $1 } END { printf "%.0f-%.0f M", a / 1e6, b / 1e6 }')
+		fi
+		printf '%-34s %10s %10s %10s %12s %22s %7s\n' "$label" "$($fmt "$f")" "$($fmt "$v")" \
+			"$($fmt "$l")" "$($fmt $((f + v + l)))" "$u" "$r"
+	done
+	echo "  U-Boot's instructions: the range of ${NET_RUNS:-3} runs (it polls while slirp answers);" \
+		"ratios to medians; goal 0.25x instructions, 1x wall"
+	rm -f "$T/net.img"
+}
+net_rows
+
 # Stage size: the whole binary, and what of it is libvfit (lib/ objects) and libfdt,
 # from the link map's kept input sections.
 part() { # MAP REGEX: bytes of code, constants and data from objects whose path matches
@@ -251,7 +338,7 @@ for a in arm64 arm; do
 	keys=$(wc -c <"$Q/$a/rom.dtb")
 	echo "stage.bin $a: $total bytes: libvfit $lib, libfdt $fdt, ROM keys $keys, port and C library $((total - lib - fdt - keys))"
 	printf '  libvfit:'
-	for d in boot fit rsa ecdsa hash decomp disk; do
+	for d in boot fit rsa ecdsa hash decomp disk net; do
 		printf ' lib/%s %s' $d "$(part "$Q/$a/stage.map" "/obj/lib/$d/")"
 	done
 	echo " (lib/boot's console formatter: $(part "$Q/$a/stage.map" '/obj/lib/boot/boot_(fmt|line)[.]o'))"

@@ -551,6 +551,7 @@ void vfit_boot_report_init(struct vfit_boot_report *r, struct vfit_boot_event *e
 #define vfit_boot_mark_good VFIT_ABI(vfit_boot_mark_good)
 #define vfit_boot_update VFIT_ABI(vfit_boot_update)
 #define vfit_boot_apply_request VFIT_ABI(vfit_boot_apply_request)
+#define vfit_boot_recover VFIT_ABI(vfit_boot_recover)
 
 /*
  * One power-on: selects a slot, verifies its chain stage by stage, loads
@@ -563,6 +564,20 @@ VFIT_MUST_CHECK
 enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 				 const struct vfit_boot_layout *layout,
 				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report);
+
+/*
+ * Recovery alone, as vfit_boot() tries it once no slot verified: the
+ * recovery FIT (read(VFIT_BOOT_OBJ_RECOVERY) -- a port may fetch it from
+ * elsewhere, such as the network), verified with the ROM's key-recovery
+ * alone, its rollback index against the counters, recorded as the chain
+ * booted, measured and started.
+ * Returns VFIT_BOOT_RECOVERY, VFIT_BOOT_HALT or VFIT_BOOT_FAILED.
+ */
+VFIT_MUST_CHECK
+enum vfit_boot_outcome vfit_boot_recover(const struct vfit_boot_ops *ops,
+					 const struct vfit_boot_layout *layout,
+					 struct vfit_boot_scratch *scratch,
+					 struct vfit_boot_report *report);
 
 /*
  * The OS confirms the chain it booted (a slot, or recovery): ends a slot's

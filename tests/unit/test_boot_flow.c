@@ -199,14 +199,25 @@ static void test_keyviews(void)
 
 /* ---- the flow ---------------------------------------------------------------- */
 
-static enum vfit_boot_outcome power_on(struct dev *d, uint8_t *ram, struct vfit_boot_report *b)
+typedef enum vfit_boot_outcome (*boot_cmd)(const struct vfit_boot_ops *,
+					   const struct vfit_boot_layout *,
+					   struct vfit_boot_scratch *, struct vfit_boot_report *);
+
+/* One power-on with cmd: vfit_boot, or vfit_boot_recover (recovery alone). */
+static enum vfit_boot_outcome run_cmd(boot_cmd cmd, struct dev *d, uint8_t *ram,
+				      struct vfit_boot_report *b)
 {
 	struct vfit_boot_ops o = dev_ops(d, true);
 
 	d->loglen = 0;
 	dev_layout(&layout, &region, ram);
 	vfit_boot_report_init(b, events, sizeof(events) / sizeof(events[0]));
-	return vfit_boot(&o, &layout, &scratch, b);
+	return cmd(&o, &layout, &scratch, b);
+}
+
+static enum vfit_boot_outcome power_on(struct dev *d, uint8_t *ram, struct vfit_boot_report *b)
+{
+	return run_cmd(vfit_boot, d, ram, b);
 }
 
 static enum vfit_boot_result mark_good(struct dev *d, uint8_t *ram)
@@ -271,6 +282,18 @@ static void test_flow(uint8_t *ram)
 	d->recovery.p[d->recovery.n / 2] ^= 1;
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_HALT, "halt");
 	CHECK(nreasons(&b) >= 3 && strstr(d->log, "   - recovery: ") != NULL, "every reason listed");
+	dev_free(d);
+
+	/* Recovery alone (a port's network recovery): good slots are not even read. */
+	dev_factory(d);
+	CHECK(run_cmd(vfit_boot_recover, d, ram, &b) == VFIT_BOOT_RECOVERY && b.slot == VFIT_BOOT_NONE &&
+	      b.nstages == 1, "recovery alone:\n%s", d->log);
+	CHECK(!strstr(d->log, "Trying slot") && strstr(d->log, "Trusting recovery key"),
+	      "recovery alone: no slot tried, key-recovery trusted");
+	d->recovery.p[d->recovery.n / 2] ^= 1;
+	CHECK(run_cmd(vfit_boot_recover, d, ram, &b) == VFIT_BOOT_HALT && nreasons(&b) == 1 &&
+	      strstr(d->log, "   - recovery: bad hash value") != NULL,
+	      "recovery alone, tampered: halts with its one reason:\n%s", d->log);
 	dev_free(d);
 
 	/*
