@@ -233,12 +233,26 @@ static int copy_without_data(const void *fit, struct vfit_fdtbuf *out, size_t ca
 	return vfit_fdtbuf_set_size(out, cap);
 }
 
-int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t position,
-		     struct vfit_ext_layout *lay, struct vfit_err *e)
+/* Segment k: the payload data, from memory or (still in its file) from there. */
+static void payload_seg(const struct vfit_fdtbuf *fit, const void *data, size_t len,
+			uint64_t at, struct vfit_seg *seg)
 {
+	const struct vfit_payload *p = vfit_fdtbuf_payload_at(fit, data);
+
+	seg->off = at;
+	seg->p = p ? NULL : data;
+	seg->len = len;
+	seg->fd = p ? p->fd : -1;
+	seg->from = p ? p->from : 0;
+}
+
+int vfit_ext_extract(const char *name, const struct vfit_fdtbuf *f, uint32_t align,
+		     int64_t position, struct vfit_ext_layout *lay, struct vfit_err *e)
+{
+	const void *fit = f->buf;
 	int images, node, simages, snode, r = 0, n = 0;
 	uint64_t ptr = 0, base;
-	size_t payloads = 0;
+	size_t payloads = 0, used;
 	const char *data;
 	int len;
 
@@ -265,10 +279,7 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 	fdt_for_each_subnode(node, fit, images) {
 		data = fdt_getprop(fit, node, "data", &len);
 		if (data) {
-			lay->seg[lay->nseg].off = ptr;
-			lay->seg[lay->nseg].p = data;
-			lay->seg[lay->nseg].len = (size_t)len;
-			lay->nseg++;
+			payload_seg(f, data, (size_t)len, ptr, &lay->seg[lay->nseg++]);
 			if (position >= 0)
 				r = vfit_fdt_setprop_u32(&lay->fdt, snode, "data-position",
 							 (uint32_t)(position + (int64_t)ptr));
@@ -292,10 +303,12 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -E: %s", name, fdt_strerror(r));
 	}
 	fdt_pack(lay->fdt.buf);
-	base = (vfit_fdt_used(lay->fdt.buf) + align - 1) / align * align;
-	if (vfit_fdtbuf_set_size(&lay->fdt, (size_t)base)) {
+	used = vfit_fdt_used(lay->fdt.buf);
+	base = (used + align - 1) / align * align;
+	if (vfit_fdtbuf_set_size(&lay->fdt, (size_t)base) ||
+	    vfit_ext_pad(f, position, align, (uint8_t *)lay->fdt.buf + used, used, (size_t)base)) {
 		vfit_ext_layout_free(lay);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -E: cannot lay out the FDT", name);
 	}
 	if (position >= 0) {
 		if ((uint64_t)position < base) {
