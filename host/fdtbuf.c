@@ -75,14 +75,19 @@ size_t vfit_fdt_used(const void *fdt)
 	return (size_t)fdt_off_dt_strings(fdt) + fdt_size_dt_strings(fdt);
 }
 
-/* Header, reservation map, structure, strings in that order with no gaps. */
+/*
+ * Header, reservation map (8-byte aligned, where the sequential-write
+ * functions leave it too), structure, strings in that order with no gaps
+ * between the blocks: what fdt_open_into() would leave as it is.
+ */
 static int in_rw_layout(const void *fdt)
 {
 	uint32_t rsv = fdt_off_mem_rsvmap(fdt);
 	const struct fdt_reserve_entry *r;
 	uint32_t n = 0;
 
-	if (fdt_version(fdt) < 17 || rsv != ((sizeof(struct fdt_header) + 7) & ~(size_t)7))
+	if (fdt_version(fdt) < 17 || rsv < ((sizeof(struct fdt_header) + 7) & ~(size_t)7) ||
+	    rsv % 8)
 		return 0;
 	r = (const struct fdt_reserve_entry *)((const char *)fdt + rsv);
 	for (;;) {
@@ -283,59 +288,64 @@ static char *room_of(const struct vfit_fdtbuf *b, const struct vfit_payload *p)
 	return v && (size_t)len == p->size ? (char *)(uintptr_t)v : NULL;
 }
 
+/* Whether node is past the last room: resizing its `data` then moves no room. */
+static int after_rooms(const struct vfit_fdtbuf *b, int node)
+{
+	const struct vfit_payload *last = b->npl ? &b->pl[b->npl - 1] : NULL;
+	const char *room = last ? room_of(b, last) : NULL;
+
+	return !last || (room && (size_t)node + fdt_off_dt_struct(b->buf) >=
+			 (size_t)(room - b->buf) + last->size);
+}
+
 int vfit_fdtbuf_payload(struct vfit_fdtbuf *b, int node, const char *file, int fd,
 			uint64_t from, size_t size, struct vfit_err *e)
 {
-	struct vfit_payload *pl, *p;
-	const char *last = b->npl ? room_of(b, &b->pl[b->npl - 1]) : b->buf;
+	struct vfit_payload p = { NULL, NULL, fd, from, size, { 0 } }, *grown;
+	const void *cur;
 	char path[1024];
 	void *room;
-	int r;
+	int r = 0, len, resize;
 
-	/* After the last room: the resize below moves only what follows the property. */
-	if (!last || (size_t)node + fdt_off_dt_struct(b->buf) <
-	    (size_t)(last - b->buf) + (b->npl ? b->pl[b->npl - 1].size : 0) ||
-	    fdt_get_path(b->buf, node, path, sizeof(path))) {
-		close(fd);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot leave the payload in its file",
-				    file);
+	if (!after_rooms(b, node) || fdt_get_path(b->buf, node, path, sizeof(path))) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot leave the payload in its file", file);
+		goto fail;
 	}
-	pl = realloc(b->pl, ((size_t)b->npl + 1) * sizeof(*pl));
-	if (!pl) {
-		close(fd);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", file);
+	if (fstat(fd, &p.st) || (uint64_t)p.st.st_size < from + size) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: file changed while being read", file);
+		goto fail;
 	}
-	b->pl = pl;
-	p = &pl[b->npl];
-	memset(p, 0, sizeof(*p));
-	p->fd = fd;
-	p->from = from;
-	p->size = size;
-	p->node = strdup(path);
-	p->file = strdup(file);
-	r = !p->node || !p->file ? ENOMEM : fstat(fd, &p->st) ? errno :
-	    (uint64_t)p->st.st_size < from + size ? EIO : vfit_fdtbuf_reserve(b, size + 64) ? ENOMEM : 0;
-	if (r) {
-		free(p->node);
-		free(p->file);
-		close(fd);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", file,
-				    r == EIO ? "file changed while being read" : strerror(r));
-	}
+	/* A `data` of the payload's size already (read sparsely) is left as it is. */
+	cur = fdt_getprop(b->buf, node, "data", &len);
+	resize = !cur || (size_t)len != size;
+	if (resize && vfit_fdtbuf_reserve(b, size + 64))
+		goto oom;
 	small_pages(b);
-	r = fdt_setprop_placeholder(b->buf, node, "data", (int)size, &room);
-	if (r) {
-		free(p->node);
-		free(p->file);
-		close(fd);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", file, fdt_strerror(r));
+	if (resize) {
+		r = fdt_setprop_placeholder(b->buf, node, "data", (int)size, &room);
+		if (r) {
+			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", file, fdt_strerror(r));
+			goto fail;
+		}
+		/* dtc pads a value with zeros; the resize left whatever its splice moved there. */
+		memset((char *)room + size, 0, (4 - size % 4) % 4);
 	}
-	/* dtc pads a value with zeros; the resize left whatever its splice moved there. */
-	memset((char *)room + size, 0, (4 - size % 4) % 4);
-	b->npl++;
+	p.node = strdup(path);
+	p.file = strdup(file);
+	grown = p.node && p.file ? realloc(b->pl, ((size_t)b->npl + 1) * sizeof(p)) : NULL;
+	if (!grown)
+		goto oom;
+	b->pl = grown;
+	b->pl[b->npl++] = p;
 	return 0;
+oom:
+	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", file);
+fail:
+	free(p.node);
+	free(p.file);
+	close(fd);
+	return -1;
 }
-
 
 const struct vfit_payload *vfit_fdtbuf_payload_at(const struct vfit_fdtbuf *b, const void *data)
 {

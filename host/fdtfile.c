@@ -411,16 +411,15 @@ int vfit_out_close(struct vfit_out *o, int fd, struct vfit_err *e)
 	return 0;
 }
 
-/* A segment copied from its file by the kernel (or through a small buffer where it cannot). */
-static int copy_seg(int out, const struct vfit_seg *s)
+/* len bytes of in at from to out at to: by the kernel, or through a small buffer where it cannot. */
+static int copy_range(int in, loff_t from, int out, loff_t to, size_t len)
 {
-	loff_t from = (loff_t)s->from, to = (loff_t)s->off;
-	size_t left = s->len, n;
 	uint8_t *piece;
+	size_t n;
 	ssize_t r;
 
-	while (left) {
-		r = copy_file_range(s->fd, &from, out, &to, left, 0);
+	while (len) {
+		r = copy_file_range(in, &from, out, &to, len, 0);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
@@ -431,20 +430,49 @@ static int copy_seg(int out, const struct vfit_seg *s)
 				errno = EIO;
 			return -1;
 		}
-		left -= (size_t)r;
+		len -= (size_t)r;
 	}
-	piece = left ? malloc(VFIT_IO_PIECE) : NULL;
-	if (left && !piece)
+	piece = len ? malloc(VFIT_IO_PIECE) : NULL;
+	if (len && !piece)
 		return -1;
-	for (; left; left -= n, from += (loff_t)n, to += (loff_t)n) {
-		n = left < VFIT_IO_PIECE ? left : VFIT_IO_PIECE;
-		if (vfit_read_full(s->fd, piece, n, (uint64_t)from) ||
+	for (; len; len -= n, from += (loff_t)n, to += (loff_t)n) {
+		n = len < VFIT_IO_PIECE ? len : VFIT_IO_PIECE;
+		if (vfit_read_full(in, piece, n, (uint64_t)from) ||
 		    vfit_write_full(out, piece, n, (uint64_t)to)) {
 			free(piece);
 			return -1;
 		}
 	}
 	free(piece);
+	return 0;
+}
+
+/*
+ * A segment copied from its file, data extent by data extent: the holes
+ * of a sparse payload stay holes in the new file, which reads as zeros
+ * wherever nothing is written.  (A file that shrank meanwhile is caught by
+ * the caller's check that it did not change.)
+ */
+static int copy_seg(int out, const struct vfit_seg *s)
+{
+	off_t at = (off_t)s->from, end = (off_t)(s->from + s->len), data, hole;
+
+	while (at < end) {
+		data = lseek(s->fd, at, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			return 0;
+		hole = data < 0 ? end : lseek(s->fd, data, SEEK_HOLE);
+		if (data < 0)
+			data = at;
+		if (data >= end)
+			return 0;
+		if (hole < 0 || hole > end)
+			hole = end;
+		if (copy_range(s->fd, data, out, (loff_t)(s->off + (uint64_t)(data - (off_t)s->from)),
+			       (size_t)(hole - data)))
+			return -1;
+		at = hole;
+	}
 	return 0;
 }
 

@@ -200,7 +200,7 @@ static int check_fit(const char *name, const struct vfit_fdtbuf *fit, int extern
 	enum vfit_result vr;
 
 	if (external) {
-		if (vfit_ext_extract(name, fit, 4, -1, &lay, e))
+		if (vfit_ext_extract(name, fit, 4, -1, 1, &lay, e))
 			return -1;
 		fdt = lay.fdt.buf;
 	}

@@ -35,14 +35,17 @@
 #define DEFAULT_DTC_OPTS "-I dts -O dtb -p 500"
 #define DTB_SLACK (64 * 1024)
 
-static int load_source(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct vfit_err *e)
+/* *imported: -F of a FIT whose data was external (imported as U-Boot HEAD does). */
+static int load_source(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, int *imported,
+		       struct vfit_err *e)
 {
+	*imported = 0;
 	if (m->auto_fit)
 		return vfit_its_auto(m, fit, e);
 	if (m->its)
 		return vfit_its_compile(m->its, m->dtc_opts ? m->dtc_opts : DEFAULT_DTC_OPTS, 1,
 					fit, e);
-	return vfit_ext_load(m->out, fit, e);
+	return vfit_ext_load(m->out, fit, imported, e);
 }
 
 /* The -K DTB, with its file size and original totalsize (mkimage's sizes). */
@@ -83,8 +86,8 @@ static int finish_sizes(struct vfit_fdtbuf *fit, size_t packed, struct vfit_fdtb
 }
 
 /* The FIT (-E: its FDT and payloads), then the -K DTB, each a temporary file until both are. */
-static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct vfit_fdtbuf *dtb,
-			 struct vfit_err *e)
+static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, int imported,
+			 struct vfit_fdtbuf *dtb, struct vfit_err *e)
 {
 	struct vfit_ext_layout lay = { .nseg = 0 };
 	struct vfit_out fo = { 0 }, ko = { 0 };
@@ -92,7 +95,7 @@ static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct
 	int nseg = 0, r = -1;
 
 	if (m->external) {
-		if (vfit_ext_extract(m->out, fit, m->align, m->position, &lay, e))
+		if (vfit_ext_extract(m->out, fit, m->align, m->position, imported, &lay, e))
 			return -1;
 		r = vfit_out_write(&fo, m->out, lay.seg, lay.nseg, lay.size, e);
 	} else if (vfit_fdtbuf_segs(fit, fdt_totalsize(fit->buf), &seg, &nseg)) {
@@ -238,7 +241,7 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	/* Errors in the tree name the source the user wrote. */
 	const char *name = m->its ? m->its : m->out;
 	uint32_t ts, *tsp = NULL;
-	int r = -1;
+	int r = -1, imported;
 
 	m->signed_conf[0] = m->key_node[0] = 0;
 	/*
@@ -253,12 +256,14 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	 */
 	if (m->keydest && vfit_check_writable(m->keydest, e))
 		return -1;
-	if (load_source(m, &fit, e))
+	if (load_source(m, &fit, &imported, e))
 		return -1;
-	/* mkimage packs here; the free space after it is ours to grow into. */
+	/*
+	 * mkimage packs here; the free space after it is ours to grow into
+	 * (totalsize is the buffer's; finish_sizes() zeroes what is written).
+	 */
 	packed = vfit_fdt_used(fit.buf);
-	if (vfit_fdtbuf_set_size(&fit, fit.cap) ||
-	    vfit_fit_precheck(name, fit.buf, VFIT_FIT_ALLOW_AT, e) || check_at(name, fit.buf, m, e))
+	if (vfit_fit_precheck(name, fit.buf, VFIT_FIT_ALLOW_AT, e) || check_at(name, fit.buf, m, e))
 		goto out;
 	s = vfit_signer_new(m);
 	if (!s) {
@@ -306,7 +311,7 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
 		goto out;
 	}
-	if (write_outputs(m, &fit, keydtb, e))
+	if (write_outputs(m, &fit, imported, keydtb, e))
 		goto out;
 	snprintf(m->signed_conf, sizeof(m->signed_conf), "%s", vfit_signer_last_conf(s));
 	snprintf(m->key_node, sizeof(m->key_node), "%s", vfit_signer_last_key(s));

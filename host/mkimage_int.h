@@ -334,10 +334,13 @@ void vfit_fit_print_image(FILE *f, const void *fit, int node, int idx);
 
 /*
  * Loads the FIT at path for -F: its FDT, with every data-offset or
- * data-position payload (after the FDT) read straight into a `data`
- * property, each byte read once.
+ * data-position payload (after the FDT) made a `data` property; payloads
+ * of VFIT_PAYLOAD_MIN or more, embedded or external, stay in the file
+ * (host/fdtbuf.c), the others are read once.  *imported: whether any
+ * data was external.
  */
-int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, struct vfit_err *e);
+int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, int *imported,
+		  struct vfit_err *e);
 
 /* The layout -E produces: the packed FDT plus payload segments. */
 struct vfit_ext_layout {
@@ -346,9 +349,15 @@ struct vfit_ext_layout {
 	int nseg;
 	uint64_t size;           /* file size */
 };
-/* Payloads still in their files become segments copied from them. */
+/*
+ * Payloads still in their files become segments copied from them.  The
+ * FDT's padding to its aligned size is what mkimage 2023.01 leaves there
+ * (vfit_ext_pad()), or with zero_pad zeros, as U-Boot HEAD writes (for a
+ * FIT whose external data came in as HEAD imports it, -F).
+ */
 int vfit_ext_extract(const char *name, const struct vfit_fdtbuf *fit, uint32_t align,
-		     int64_t position, struct vfit_ext_layout *lay, struct vfit_err *e);
+		     int64_t position, int zero_pad, struct vfit_ext_layout *lay,
+		     struct vfit_err *e);
 void vfit_ext_layout_free(struct vfit_ext_layout *lay);
 /*
  * The bytes [from, to) past the packed end of the external FIT's FDT, as
