@@ -446,9 +446,13 @@ int vfit_fdtbuf_rooms(const struct vfit_fdtbuf *b, size_t *start, size_t *end)
 int vfit_fdtbuf_segs(const struct vfit_fdtbuf *b, size_t size, struct vfit_seg **seg, int *n)
 {
 	struct vfit_seg *s = calloc(2 * (size_t)b->npl + 1, sizeof(*s));
-	size_t *start = calloc((size_t)b->npl + 1, 2 * sizeof(size_t)), *end = start + b->npl + 1;
-	size_t at = 0;
-	int i, k = 0, rooms = s && start ? vfit_fdtbuf_rooms(b, start, end) : -1;
+	size_t *start = calloc((size_t)b->npl + 1, 2 * sizeof(size_t)), *end, at = 0;
+	int i, k = 0, rooms = -1;
+
+	if (s && start) {
+		end = start + b->npl + 1;
+		rooms = vfit_fdtbuf_rooms(b, start, end);
+	}
 
 	for (i = 0; i < rooms; i++) {
 		s[k++] = (struct vfit_seg){ at, b->buf + at, start[i] - at, -1, 0 };

@@ -187,9 +187,11 @@ static int sign_conf(struct vfit_signer *s, const char *name, const void *fit,
 
 /*
  * What the device checks first, checked once for every signature.  With
- * -E the device gets the FDT without the data (only the FDT has U-Boot's
- * size limit); embedded, a FIT over that limit is refused on the device
- * whatever its signatures say, so it is refused here, with the way round.
+ * -E the device checks the FDT without the data, and it is that FDT that
+ * must be within U-Boot's size limit; embedded, a FIT over the limit is
+ * refused on the device whatever its signatures say, so it is refused
+ * here, with the way round.  (Where external data ends past the limit,
+ * host/mkimage.c warns: U-Boot HEAD bounds it too.)
  */
 static int check_fit(const char *name, const struct vfit_fdtbuf *fit, int external,
 		     struct vfit_err *e)
@@ -206,9 +208,9 @@ static int check_fit(const char *name, const struct vfit_fdtbuf *fit, int extern
 	}
 	vr = vfit_fit_check(fdt, fdt_totalsize(fdt), 0, &diag);
 	if (vr == VFIT_ERR_TOO_LARGE)
-		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: the FIT is %u bytes, more than the %u U-Boot "
-			     "checks signatures in (CONFIG_FIT_SIGNATURE_MAX_SIZE): keep the data "
-			     "outside the FDT with -E", name, fdt_totalsize(fdt),
+		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: the FIT is %u bytes, more than the %u in "
+			     "which U-Boot checks signatures (CONFIG_FIT_SIGNATURE_MAX_SIZE): keep "
+			     "the data outside the FDT with -E", name, fdt_totalsize(fdt),
 			     VFIT_SIGNATURE_MAX_SIZE);
 	else if (vr)
 		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s%snot a valid FIT to sign: %s", name,

@@ -97,6 +97,12 @@ static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, int im
 	if (m->external) {
 		if (vfit_ext_extract(m->out, fit, m->align, m->position, imported, &lay, e))
 			return -1;
+		/* Built, as mkimage builds it; but a device with U-Boot's default refuses it. */
+		if (lay.size > VFIT_SIGNATURE_MAX_SIZE)
+			fprintf(stderr, "vfit: mkimage: warning: %s: external data ends at byte %llu, "
+				"past %u: U-Boot HEAD loads it only with CONFIG_FIT_SIGNATURE_MAX_SIZE "
+				"raised\n", m->out, (unsigned long long)lay.size,
+				VFIT_SIGNATURE_MAX_SIZE);
 		r = vfit_out_write(&fo, m->out, lay.seg, lay.nseg, lay.size, e);
 	} else if (vfit_fdtbuf_segs(fit, fdt_totalsize(fit->buf), &seg, &nseg)) {
 		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", m->out);

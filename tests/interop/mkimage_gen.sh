@@ -507,6 +507,15 @@ one_shape() {
 	fi
 }
 
+# Issue 34's FIT first, smaller: a 2 MB kernel, then a larger 3 MB ramdisk.
+random small.payload 2000000
+random big.payload 3000000
+fit_its -d issue34 -k small.payload -f "" -r big.payload -s '"kernel", "ramdisk"' > i34.its
+"$VFIT" mkimage -q -f i34.its i34v.fit > i34v.log 2>&1
+"$MKIMAGE" -f i34.its i34m.fit > /dev/null 2>&1
+ok "issue 34: a larger payload after one of 2 MB, as Debian's mkimage builds it" cmp i34v.fit i34m.fit
+rm -f ./*.payload
+
 if [ -n "$ONLY" ]; then
 	K=$ONLY
 	one_shape
