@@ -112,7 +112,7 @@ static int import_one(const char *name, const struct source *src, size_t base,
 static int import_all(const char *name, const struct source *src, size_t base,
 		      struct vfit_fdtbuf *out, struct vfit_err *e)
 {
-	int images = fdt_path_offset(out->buf, "/images"), node, k = 0, i = 0, ext;
+	int images = fdt_path_offset(out->buf, "/images"), node, k = 0, i = 0, ext, len;
 
 	/* On a negative parent, fdt_first_subnode() would yield the root. */
 	if (images < 0)
@@ -122,11 +122,17 @@ static int import_all(const char *name, const struct source *src, size_t base,
 		      fdt_getprop(out->buf, node, "data-offset", NULL);
 		if (ext && import_one(name, src, base, out, node, e))
 			return -1;
-		if (i < src->nskip && src->skip[i].image == k) {
+		/* An embedded value left unread (replaced if the image had external data too). */
+		if (i < src->nskip && src->skip[i].image == k && !ext) {
+			/* It must be the value libfdt finds, as it is. */
+			if (!fdt_getprop(out->buf, node, "data", &len) || (size_t)len != src->skip[i].len)
+				return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: malformed data", name,
+						    vfit_node_path(out->buf, node));
 			if (keep(out, node, src, src->skip[i].at, src->skip[i].len, e))
 				return -1;
-			i++;
 		}
+		if (i < src->nskip && src->skip[i].image == k)
+			i++;
 		k++;
 	}
 	return 0;
@@ -251,7 +257,7 @@ static int walk_struct(struct walk *w, size_t soff, size_t ssz, size_t stroff, s
 		} else if (tag == FDT_PROP) {
 			len = fdt32_ld((const fdt32_t *)(w->m + off + 4));
 			nameoff = fdt32_ld((const fdt32_t *)(w->m + off + 8));
-			if (len > end - off - 12 || nameoff >= strsz)
+			if (off + 12 > end || len > end - off - 12 || nameoff >= strsz)
 				return 1;
 			name = w->m + stroff + nameoff;
 			/* The first `data` of an image: the one libfdt finds. */

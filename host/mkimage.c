@@ -20,11 +20,9 @@
  * size when the key node fits in its free space and otherwise grows by
  * exactly what the key needs; its contents are mkimage's, byte for byte.
  */
-#include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <libfdt.h>
 
@@ -117,9 +115,7 @@ static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, int im
 		r = -1;
 	}
 	if (!r && dtb) {
-		one.off = 0;
-		one.p = dtb->buf;
-		one.len = fdt_totalsize(dtb->buf);
+		one = (struct vfit_seg){ 0, dtb->buf, fdt_totalsize(dtb->buf), -1, 0 };
 		r = vfit_out_write(&ko, m->keydest, &one, 1, one.len, e);
 		if (r)
 			vfit_out_discard(&fo);

@@ -47,7 +47,7 @@ SEED=${VFIT_GEN_SEED:-1}
 [ "$SEED" = random ] && SEED=$(($(od -An -tu4 -N4 /dev/urandom) % 2147483646 + 1))
 SHAPES=${VFIT_GEN_SHAPES:-40}
 ONLY=${VFIT_GEN_SHAPE:-}
-BIG=$((${VFIT_GEN_BIG:-160} * 1048576))
+BIG=$((${VFIT_GEN_BIG:-96} * 1048576))
 MIN=1048576     # VFIT_PAYLOAD_MIN: payloads from this size on stay in their files
 echo "generator seed $SEED, $SHAPES shapes (VFIT_GEN_SEED=$SEED VFIT_GEN_SHAPE=K replays shape K)"
 anchors
