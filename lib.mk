@@ -1,15 +1,34 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # lib.mk: the sources of libvfit, the device library, for building it in
 # another project's tree (as libfdt's Makefile.libfdt).  Include it from
-# any GNU make build:
+# any GNU make build; the objects go in YOUR build directory (here $(O)),
+# never beside the sources, so one vfit tree serves several builds:
 #
 #   include path/to/vfit/lib.mk
-#   objs += $(patsubst %.c,%.o,$(addprefix $(VFIT_ROOT)/,$(VFIT_SRC_VERIFIER)))
-#   CFLAGS += $(VFIT_CFLAGS) -DVFIT_HAVE_SHA1=0 ...      # knobs, see below
+#   VFIT_OBJ := $(addprefix $(O)/vfit/,$(VFIT_SRC_VERIFIER:.c=.o))
+#   $(O)/vfit/%.o: $(VFIT_ROOT)/%.c
+#   	@mkdir -p $(@D)
+#   	$(CC) $(CFLAGS) $(VFIT_CFLAGS) -c -o $@ $<
+#   CFLAGS += -ffunction-sections -fdata-sections -DVFIT_HAVE_SHA1=0 ...  # knobs, see below
+#   LDFLAGS += -Wl,--gc-sections
+#
+# -ffunction-sections -fdata-sections with --gc-sections at the link are
+# what every size figure of the README assumes (`make size`): without them
+# a product carries every function of each object it touches.
+#
+# libfdt for the target: libvfit calls libfdt, from the firmware's own tree
+# (dtc's libfdt/, U-Boot's scripts/dtc/libfdt, TF-A's lib/libfdt) or a
+# libfdt.a built for the target.  VFIT_FDT_SRC_VERIFIER names the libfdt
+# sources the verifier needs, VFIT_FDT_SRC those of all of lib/ (the boot
+# flow writes key views with fdt_sw.c), relative to that libfdt directory,
+# which must also hold fdt.h, libfdt.h, libfdt_env.h and libfdt_internal.h:
+#
+#   FDT_OBJ := $(addprefix $(O)/fdt/,$(VFIT_FDT_SRC_VERIFIER:.c=.o))
+#   $(O)/fdt/%.o: $(LIBFDT_DIR)/%.c   (same recipe, with -I$(LIBFDT_DIR))
 #
 # Lists are relative to VFIT_ROOT (the vfit tree, found from this file's
 # own path unless set), one per capability:
-#   VFIT_SRC_CORE      result names, version
+#   VFIT_SRC_CORE      result names, version, the counter name rule
 #   VFIT_SRC_HASH      CRC-32, CRC-16, MD5, SHA-1, SHA-2 (+ SHA-NI / ARMv8 CE)
 #   VFIT_SRC_RSA       RSA PKCS#1 v1.5 and PSS
 #   VFIT_SRC_ECDSA     ECDSA P-256 / P-384
@@ -33,6 +52,7 @@
 #   VFIT_HAVE_SHA_ACCEL VFIT_HAVE_RSA VFIT_HAVE_RSA_PSS VFIT_HAVE_ECDSA_P256
 #   VFIT_HAVE_ECDSA_P384 VFIT_RSA_MAX_BITS VFIT_SIGNATURE_MAX_SIZE
 #   VFIT_MAX_SIGNATURES VFIT_MAX_HASHES                    (0/1 or limits)
+#   VFIT_CRYPTO_TABLE (0: no crypto backend seam, vfit_verify() a function)
 #   VFIT_REPORT VFIT_MAX_IMAGES VFIT_MAX_CHECKS VFIT_MAX_CONF_REFS  [ABI]
 #   VFIT_SHA_COMPACT VFIT_RSA_LIMB32 VFIT_RSA_ADX VFIT_RSA_NO_ASM (code shape)
 # The [ABI] knobs are stamped into the names of the entry points that take
@@ -59,3 +79,7 @@ VFIT_SRC_TPM      := $(call vfit_src,lib/tpm/*.c)
 VFIT_SRC_BOOT     := $(call vfit_src,lib/boot/*.c)
 VFIT_SRC          := $(call vfit_src,lib/*.c lib/*/*.c)
 VFIT_SRC_ARMV7    := lib/hash/sha256_armv7.S
+
+# The libfdt sources (in the embedder's libfdt directory) that lib/ calls into.
+VFIT_FDT_SRC_VERIFIER := fdt.c fdt_ro.c
+VFIT_FDT_SRC          := fdt.c fdt_ro.c fdt_sw.c

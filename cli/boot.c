@@ -30,15 +30,14 @@ static struct vfit_boot_report report;
 static int usage(FILE *f, int status)
 {
 	fprintf(f,
-		"usage: vfit boot --device DIR [--timings] [--dump OUTDIR] [--tpm TCTI] [boot]\n"
-		"       vfit boot --device DIR [--tpm TCTI] mark-good\n"
-		"       vfit boot --device DIR [--tpm TCTI] update FIT [FIT...]\n"
-		"       vfit boot --device DIR [--tpm TCTI] status\n"
+		"usage: vfit boot --device DIR [--trust SOCKDIR] [--timings] [--dump OUTDIR] [boot]\n"
+		"       vfit boot --device DIR [--trust SOCKDIR] mark-good\n"
+		"       vfit boot --device DIR [--trust SOCKDIR] update FIT [FIT...]\n"
+		"       vfit boot --device DIR [--trust SOCKDIR] status\n"
+		"       vfit boot --device DIR --trust SOCKDIR provision\n"
 		"       vfit boot --device DIR dev-mode open|closed\n"
 		"       vfit boot --device DIR init --rom DTB [--recovery FIT] [--user-keys DTB]\n"
 		"                                   [--ram BASE:SIZE]... FIT...\n"
-		"       vfit boot --device DIR provision --tpm TCTI [COUNTER...]\n"
-		"       vfit boot --device DIR --trust SOCKDIR [boot|mark-good|update FIT...|status|provision]\n"
 		"exit status: 0 a verified kernel would start (or the command succeeded),\n"
 		"             1 halted, booted recovery only, or refused; 2 usage or I/O error\n");
 	return status;
@@ -420,6 +419,28 @@ static int cmd_init(const char *dir, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * The flow runs on an initialised device: a directory holding rom.dtb
+ * (init writes it last).  Anything else is a usage error that says how
+ * to make one, before the simulator reads any of it.
+ */
+static int is_device(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/rom.dtb", dir);
+	if (!stat(path, &st) && S_ISREG(st.st_mode))
+		return 1;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		fprintf(stderr, "vfit: boot: %s: %s\n", dir,
+			errno == ENOENT ? "no such device directory" : "not a device directory");
+	else
+		fprintf(stderr, "vfit: boot: %s: not a device: no rom.dtb (vfit boot --device %s "
+			"init --rom DTB FIT... makes one)\n", dir, dir);
+	return 0;
+}
+
 static int cmd_dev_mode(const char *dir, int argc, char **argv)
 {
 	static struct vfit_boot_sim s;
@@ -438,50 +459,18 @@ static int cmd_dev_mode(const char *dir, int argc, char **argv)
 	return 0;
 }
 
-static int cmd_provision(const char *dir, const char *tcti, int argc, char **argv)
-{
-	struct vfit_err e = { 0 };
-	char auth[PATH_MAX];
-	static const struct option opts[] = {
-		{ "tpm", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *const *names = default_counters;
-	size_t n = sizeof(default_counters) / sizeof(default_counters[0]);
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
-		if (c != 'T')
-			return usage(stderr, 2);
-		tcti = optarg;
-	}
-	if (!tcti)
-		return usage(stderr, 2);
-	if (optind < argc) {
-		names = (const char *const *)(argv + optind);
-		n = (size_t)(argc - optind);
-	}
-	snprintf(auth, sizeof(auth), "%s/tpm-auth", dir);
-	if (vfit_ctr_tpm_provision(tcti, auth, names, n, &e))
-		return vfit_err_print(&e, "boot");
-	printf("provision: %zu TPM counter(s) ready at %s\n", n, tcti);
-	return 0;
-}
-
 int cmd_boot(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "timings", no_argument, NULL, 't' },
 		{ "dump", required_argument, NULL, 'D' },
-		{ "tpm", required_argument, NULL, 'T' },
 		{ "trust", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static struct vfit_boot_sim s;
-	const char *dir = NULL, *dump_dir = NULL, *tcti = NULL, *trust = NULL, *cmd = "boot";
+	const char *dir = NULL, *dump_dir = NULL, *trust = NULL, *cmd = "boot";
 	struct vfit_err e = { 0 };
 	bool timings = false;
 	int c, rc;
@@ -492,14 +481,15 @@ int cmd_boot(int argc, char **argv)
 		case 'd': dir = optarg; break;
 		case 't': timings = true; break;
 		case 'D': dump_dir = optarg; break;
-		case 'T': tcti = optarg; break;
 		case 'S': trust = optarg; break;
 		case 'h': return usage(stdout, 0);
 		default: return usage(stderr, 2);
 		}
 	}
-	if (!dir)
+	if (!dir) {
+		fprintf(stderr, "vfit: boot: --device DIR is needed\n");
 		return usage(stderr, 2);
+	}
 	argc -= optind;
 	argv += optind;
 	if (argc)
@@ -508,23 +498,27 @@ int cmd_boot(int argc, char **argv)
 		return cmd_init(dir, argc, argv);
 	if (!strcmp(cmd, "dev-mode"))
 		return cmd_dev_mode(dir, argc, argv);
-	if (trust && tcti)
+	if (!strcmp(cmd, "provision") && (!trust || argc > 1))
 		return usage(stderr, 2);
-	if (!strcmp(cmd, "provision") && !trust)
-		return cmd_provision(dir, tcti, argc, argv);
 	if (strcmp(cmd, "boot") && strcmp(cmd, "mark-good") && strcmp(cmd, "update") &&
 	    strcmp(cmd, "status") && strcmp(cmd, "provision"))
 		return usage(stderr, 2);
 	if ((!strcmp(cmd, "boot") || !strcmp(cmd, "mark-good") || !strcmp(cmd, "status")) &&
 	    argc > 1)
 		return usage(stderr, 2);
+	if (strcmp(cmd, "provision") && !is_device(dir))
+		return 2;
 	/* --timings: measure the flow, not the simulator's page faults. */
 	if (trust) {
-		if (vfit_boot_sim_trust(&s, dir, trust, !strcmp(cmd, "provision"), timings, &e)) {
+		/* boot is the stage at a power-on, mark-good/update/status the running OS. */
+		enum vfit_sim_role role = !strcmp(cmd, "provision") ? VFIT_SIM_FACTORY :
+					  !strcmp(cmd, "boot") ? VFIT_SIM_POWER_ON : VFIT_SIM_OS;
+
+		if (vfit_boot_sim_trust(&s, dir, trust, role, timings, &e)) {
 			vfit_boot_sim_close(&s);
 			return vfit_err_print(&e, "boot");
 		}
-	} else if (vfit_boot_sim_open(&s, dir, tcti, timings, &e)) {
+	} else if (vfit_boot_sim_open(&s, dir, timings, &e)) {
 		return vfit_err_print(&e, "boot");
 	}
 	if (!strcmp(cmd, "provision")) {
@@ -533,13 +527,17 @@ int cmd_boot(int argc, char **argv)
 		rc = 0;
 	} else if (!strcmp(cmd, "boot")) {
 		rc = run_boot(&s, timings, dump_dir);
-		/* As the stage before it starts the OS. */
-		if (!rc && trust && vfit_boot_sim_trust_lock(&s, &e))
+		/* As the stage before it starts an OS (the kernel's, or recovery's). */
+		if (trust && report.kernel.present && vfit_boot_sim_trust_lock(&s, &e))
 			rc = vfit_err_print(&e, "boot");
 	} else if (!strcmp(cmd, "status")) {
 		rc = run_status(&s);
 	} else if (!strcmp(cmd, "update")) {
 		rc = run_update(&s, argc - 1, argv + 1);
+		if (!rc && trust && vfit_boot_sim_ask_install(&s, scratch.state.active, &e))
+			rc = vfit_err_print(&e, "boot");
+	} else if (trust) {
+		rc = vfit_boot_sim_ask_confirm(&s, &e) ? vfit_err_print(&e, "boot") : 0;
 	} else {
 		vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
 		rc = status_of(vfit_boot_mark_good(&s.ops, &s.layout, &scratch, &report));

@@ -18,8 +18,8 @@ static const char usage[] =
 	"usage: vfit disk create [--slot-size SIZE] [--recovery-size SIZE] DISK\n"
 	"       vfit disk write DISK a|b|recovery [FIT...]\n"
 	"       vfit disk counter DISK NAME VALUE\n"
-	"       vfit disk update --rom DTB DISK FIT...\n"
-	"       vfit disk mark-good DISK\n"
+	"       vfit disk update --rom DTB [--tpm DEV] DISK FIT...\n"
+	"       vfit disk mark-good [--tpm DEV] DISK\n"
 	"       vfit disk info DISK\n"
 	"  create   new GPT disk: vfit-a, vfit-b (SIZE each, default 64M), vfit-recovery\n"
 	"           (default: the slot size), vfit-state, vfit-counters (1M each)\n"
@@ -27,7 +27,9 @@ static const char usage[] =
 	"  counter  set a rollback counter (the factory's tool)\n"
 	"  update   as the OS: install FITs into the slot not running, for a trial, by the\n"
 	"           boot flow's rules (verified with the ROM keys in DTB, rollback checked)\n"
-	"  mark-good  as the OS: ask the device to confirm the slot that booted last\n"
+	"  mark-good  as the OS: ask the device to confirm the slot (or recovery) that booted last\n"
+	"  --tpm DEV  with a trust state in the TPM: read it there and ask through the TPM\n"
+	"             (DEV: /dev/tpm0, or a directory holding swtpm's data socket)\n"
 	"  info     list partitions, chains, state and counters; exit 1 if anything is corrupt\n"
 	"SIZE: bytes with an optional K, M or G suffix.\n"
 	"Exit status: 0 success, 1 bad input or corrupt disk, 2 usage or I/O error.\n";
@@ -102,10 +104,16 @@ int cmd_disk(int argc, char **argv)
 		if (errno || !*argv[4] || *end || argv[4][0] == '-')
 			return bad_usage("bad counter value");
 		r = vfit_disk_counter(argv[2], argv[3], v, &e);
-	} else if (!strcmp(argv[1], "update") && argc >= 6 && !strcmp(argv[2], "--rom"))
-		r = vfit_disk_update(argv[4], argv[3], argv + 5, (unsigned int)(argc - 5), &e);
+	} else if (!strcmp(argv[1], "update") && argc >= 8 && !strcmp(argv[2], "--rom") &&
+		   !strcmp(argv[4], "--tpm"))
+		r = vfit_disk_update(argv[6], argv[3], argv[5], argv + 7, (unsigned int)(argc - 7),
+				     &e);
+	else if (!strcmp(argv[1], "update") && argc >= 6 && !strcmp(argv[2], "--rom"))
+		r = vfit_disk_update(argv[4], argv[3], NULL, argv + 5, (unsigned int)(argc - 5), &e);
+	else if (!strcmp(argv[1], "mark-good") && argc == 5 && !strcmp(argv[2], "--tpm"))
+		r = vfit_disk_mark_good(argv[4], argv[3], &e);
 	else if (!strcmp(argv[1], "mark-good") && argc == 3)
-		r = vfit_disk_mark_good(argv[2], &e);
+		r = vfit_disk_mark_good(argv[2], NULL, &e);
 	else if (!strcmp(argv[1], "info") && argc == 3)
 		r = vfit_disk_info(stdout, argv[2], &e);
 	else

@@ -21,7 +21,7 @@ static int usage(FILE *f, int status)
 		"  -T flat_dt   a FIT: N counts the nodes under /images\n"
 		"  -T kernel    (or ramdisk, multi, script, ...) a legacy image: N counts the files\n"
 		"               of a multi-file image; other types give their whole data\n"
-		"  -h  this help;  -V  version\n"
+		"  -h, --help  this help;  -V, --version  the version\n"
 		"exit status: 0 success, 1 bad image, 2 usage or I/O error\n");
 	return status;
 }
@@ -39,13 +39,18 @@ static int position(const char *s, unsigned long *pos)
 
 int cmd_dumpimage(int argc, char **argv)
 {
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct vfit_dump d = { 0 };
 	struct vfit_err e = { 0 };
 	int opt;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt(argc, argv, ":hlo:p:T:V")) != -1) {
+	while ((opt = getopt_long(argc, argv, ":hlo:p:T:V", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'l': d.list = 1; break;
 		case 'o': d.out = optarg; break;
@@ -57,9 +62,9 @@ int cmd_dumpimage(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'V': printf("dumpimage version vfit %s\n", VFIT_VERSION); return 0;
+		case 'V': return cli_version("dumpimage");
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, cli_bad_option("dumpimage", opt));
+		default: return usage(stderr, cli_bad_option(false, "dumpimage", opt, argv));
 		}
 	}
 	if (optind >= argc) {

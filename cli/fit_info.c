@@ -20,6 +20,7 @@ static int usage(FILE *f, int status)
 		"usage: fit_info -f FIT -n NODE -p PROPERTY\n"
 		"  prints NAME: (the node's name), LEN: (the value's size) and OFF: (the\n"
 		"  value's offset in the file) of /NODE/PROPERTY\n"
+		"  -h, --help  this help;  -V, --version  the version\n"
 		"exit status: 0 found, 1 no such node or property or a bad FIT, 2 usage or I/O\n");
 	return status;
 }
@@ -56,17 +57,23 @@ int cmd_fit_info(int argc, char **argv)
 {
 	const char *fit = NULL, *node = NULL, *prop = NULL;
 	struct vfit_err e = { 0 };
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int opt;
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt(argc, argv, ":f:n:p:h")) != -1) {
+	while ((opt = getopt_long(argc, argv, ":f:n:p:hV", lo, NULL)) != -1) {
 		switch (opt) {
 		case 'f': fit = optarg; break;
 		case 'n': node = optarg; break;
 		case 'p': prop = optarg; break;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, cli_bad_option("fit_info", opt));
+		case 'V': return cli_version("fit_info");
+		default: return usage(stderr, cli_bad_option(false, "fit_info", opt, argv));
 		}
 	}
 	if (!fit || !node || !prop) {

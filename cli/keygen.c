@@ -14,7 +14,9 @@ static int usage(FILE *f, int status)
 		   "  writes the files mkimage -k DIR uses for key-name-hint NAME:\n"
 		   "  RSA: DIR/NAME.key (PEM private key, mode 0600) and DIR/NAME.crt\n"
 		   "  (self-signed certificate, CN=NAME); ECDSA: DIR/NAME.pem (PEM private\n"
-		   "  key, mode 0600).  Existing files are kept unless --force.\n");
+		   "  key, mode 0600).  Existing files are kept unless --force.  DIR is\n"
+		   "  made (mode 0700) when it does not exist.\n"
+		   "  -h, --help  this help;  -V, --version  the version\n");
 	return status;
 }
 
@@ -31,18 +33,23 @@ int cmd_keygen(int argc, char **argv)
 	int c, force = 0, r;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "a:k:n:fh", lo, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":a:k:n:fh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'a': algo = optarg; break;
 		case 'k': dir = optarg; break;
 		case 'n': name = optarg; break;
 		case 'f': force = 1; break;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, 2);
+		default: return usage(stderr, cli_bad_option(false, "keygen", c, argv));
 		}
 	}
-	if (optind != argc || !algo || !dir || !name)
+	if (!algo || !dir || !name || optind != argc) {
+		fprintf(stderr, "vfit: keygen: %s\n", !algo ? "-a ALGO is needed" :
+			!dir ? "-k DIR is needed" : !name ? "-n NAME is needed" :
+			"arguments after the options are not used");
 		return usage(stderr, 2);
+	}
 	if (!strcmp(algo, "rsa2048"))
 		bits = 2048;
 	else if (!strcmp(algo, "rsa3072"))

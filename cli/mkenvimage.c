@@ -53,6 +53,11 @@ static int number(int opt, const char *s, unsigned long max, unsigned long *v)
 
 int cmd_mkenvimage(int argc, char **argv)
 {
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct vfit_envimage p = { .pad = 0xff };
 	struct vfit_err e = { 0 };
 	const char *out = NULL;
@@ -61,7 +66,7 @@ int cmd_mkenvimage(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt(argc, argv, ":s:o:rbp:hV")) != -1) {
+	while ((opt = getopt_long(argc, argv, ":s:o:rbp:hV", lo, NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (number(opt, optarg, ENV_MAX, &v))
@@ -76,9 +81,9 @@ int cmd_mkenvimage(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'r': p.redundant = 1; break;
 		case 'b': p.big_endian = 1; break;
-		case 'V': printf("mkenvimage version vfit %s\n", VFIT_VERSION); return 0;
+		case 'V': return cli_version("mkenvimage");
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, cli_bad_option("mkenvimage", opt));
+		default: return usage(stderr, cli_bad_option(false, "mkenvimage", opt, argv));
 		}
 	}
 	if (!p.size) {

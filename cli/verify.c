@@ -223,87 +223,46 @@ static void print_lines(const struct vfit_verify_result *res, const void *fit,
 	}
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
- * form, no surrogate, nothing past U+10FFFF), or 0.
- */
-static int utf8_len(const unsigned char *p)
-{
-	int n = *p < 0x80 ? 1 : *p < 0xc2 ? 0 : *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : *p < 0xf5 ? 4 : 0;
-	unsigned char lo = *p == 0xe0 ? 0xa0 : *p == 0xf0 ? 0x90 : 0x80;
-	unsigned char hi = *p == 0xed ? 0x9f : *p == 0xf4 ? 0x8f : 0xbf;
-	int i;
-
-	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
-		if (p[i] < lo || p[i] > hi)
-			return 0;
-	return n;
-}
-
-/*
- * A JSON string (RFC 8259): quote, backslash and control characters
- * escaped, well-formed UTF-8 passed through as it is; a byte that is not
- * part of any becomes \u00XX, so the output is always valid JSON.
- */
-static void json_str(const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	int n;
-
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	while (*p) {
-		n = utf8_len(p);
-		if (*p == '"' || *p == '\\')
-			printf("\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f || !n)
-			printf("\\u%04x", *p);
-		else
-			fwrite(p, 1, (size_t)n, stdout);
-		p += n ? n : 1;
-	}
-	putchar('"');
-}
-
+/* The result as one JSON object; a failure (status, its stderr line) adds "error". */
 static void print_json(const struct vfit_verify_result *res, const char *file,
-		       const void *fit, const void *ctl)
+		       const void *fit, const void *ctl, int status, const char *line)
 {
 	char path[VFIT_PATH_MAX];
 	unsigned int i;
 
 	printf("{\"file\":");
-	json_str(file);
+	vfit_json_str(stdout, file);
 	printf(",\"verified\":%s,\"code\":%d,\"result\":\"%s\",\"reason\":",
 	       res->result ? "false" : "true", (int)res->result, result_name(res->result));
-	json_str(vfit_result_to_string(res->result));
+	vfit_json_str(stdout, vfit_result_to_string(res->result));
 	printf(",\"where\":{\"in_control\":%s,\"path\":", res->in_control ? "true" : "false");
-	json_str(res->result && res->err_node >= 0 ? res->err_path : NULL);
+	vfit_json_str(stdout, res->result && res->err_node >= 0 ? res->err_path : NULL);
 	printf(",\"property\":");
-	json_str(res->err_prop);
+	vfit_json_str(stdout, res->err_prop);
 	printf(",\"limit\":");
-	json_str(res->result == VFIT_ERR_LIMIT && res->err_limit ? limits[res->err_limit].knob : NULL);
+	vfit_json_str(stdout, res->result == VFIT_ERR_LIMIT && res->err_limit ?
+		      limits[res->err_limit].knob : NULL);
 	printf(",\"failed_key\":");
-	json_str(res->err_key >= 0 ? node_path(ctl, res->err_key, path, sizeof(path)) : NULL);
+	vfit_json_str(stdout, res->err_key >= 0 ?
+		      node_path(ctl, res->err_key, path, sizeof(path)) : NULL);
 	printf("},\"configuration\":");
-	json_str(res->conf);
+	vfit_json_str(stdout, res->conf);
 	printf(",\"unenforced\":%s,\"checks\":[", res->unenforced ? "true" : "false");
 	for (i = 0; i < res->nchecks; i++) {
 		const struct vfit_check *k = &res->check[i];
 		static const char *const kinds[] = { "", "conf-signature", "image-signature", "hash" };
 
 		printf("%s{\"kind\":\"%s\",\"node\":", i ? "," : "", kinds[k->kind]);
-		json_str(node_path(fit, k->node, path, sizeof(path)));
+		vfit_json_str(stdout, node_path(fit, k->node, path, sizeof(path)));
 		printf(",\"image\":");
-		json_str(k->image);
+		vfit_json_str(stdout, k->image);
 		printf(",\"algo\":");
-		json_str(k->algo);
+		vfit_json_str(stdout, k->algo);
 		printf(",\"key\":");
-		json_str(k->key_node >= 0 ? node_path(ctl, k->key_node, path, sizeof(path)) : NULL);
+		vfit_json_str(stdout, k->key_node >= 0 ?
+			      node_path(ctl, k->key_node, path, sizeof(path)) : NULL);
 		printf(",\"key_name\":");
-		json_str(k->key_name);
+		vfit_json_str(stdout, k->key_name);
 		printf(",\"required\":%s,\"ok\":%s,\"result\":\"%s\"}", k->required ? "true" : "false",
 		       k->result ? "false" : "true", result_name(k->result));
 	}
@@ -312,17 +271,17 @@ static void print_json(const struct vfit_verify_result *res, const char *file,
 		const struct vfit_image *img = &res->image[i];
 
 		printf("%s{\"name\":", i ? "," : "");
-		json_str(img->name);
+		vfit_json_str(stdout, img->name);
 		printf(",\"property\":");
-		json_str(img->prop);
+		vfit_json_str(stdout, img->prop);
 		printf(",\"index\":%u,\"type\":", img->index);
-		json_str(img->type);
+		vfit_json_str(stdout, img->type);
 		printf(",\"os\":");
-		json_str(img->os);
+		vfit_json_str(stdout, img->os);
 		printf(",\"arch\":");
-		json_str(img->arch);
+		vfit_json_str(stdout, img->arch);
 		printf(",\"compression\":");
-		json_str(img->compression);
+		vfit_json_str(stdout, img->compression);
 		printf(",\"external\":%s,\"offset\":%zu,\"size\":%zu", img->external ? "true" : "false",
 		       img->offset, img->size);
 		if (img->has_load)
@@ -331,7 +290,87 @@ static void print_json(const struct vfit_verify_result *res, const char *file,
 			printf(",\"entry\":%" PRIu64, img->entry);
 		putchar('}');
 	}
-	printf("]}\n");
+	putchar(']');
+	if (status) {
+		putchar(',');
+		vfit_json_error(stdout, status, line);
+	}
+	printf("}\n");
+}
+
+/*
+ * The one line for a rejection: file, node, property, reason, and what to
+ * do where vfit knows (the image a sign-images list left out, the
+ * configuration that is not there, an encrypted image, a limit).
+ */
+static void reject_line(FILE *f, const struct vfit_verify_result *res, const char *fit_path,
+			const char *ctl_path, const void *fit, size_t len, const char *conf)
+{
+	char img[128], prop[64];
+
+	fprintf(f, "vfit: %s: ", res->in_control ? ctl_path : fit_path);
+	/* A signature made by mkimage's sign-images rule: say which image it left out. */
+	if (res->result == VFIT_ERR_REQUIRED && !res->in_control && res->err_path[0] &&
+	    vfit_fit_sign_gap(fit, len, res->err_path, img, sizeof(img), prop, sizeof(prop))) {
+		fprintf(f, "%s: does not cover image '%s' (%s), which U-Boot HEAD and vfit check: "
+			"sign again with vfit mkimage, or add \"%s\" to sign-images", res->err_path,
+			img, prop, prop);
+		return;
+	}
+	if (res->result == VFIT_ERR_NO_CONFIG && (conf || res->conf)) {
+		fprintf(f, "/configurations/%s: no such configuration%s", conf ? conf : res->conf,
+			conf ? "" : " (the default names it)");
+		return;
+	}
+	if (res->err_path[0])
+		fprintf(f, "%s: ", res->err_path);
+	if (res->err_prop)
+		fprintf(f, "%s: ", res->err_prop);
+	fprintf(f, "%s", vfit_result_to_string(res->result));
+	if (res->result == VFIT_ERR_UNSUPPORTED && strstr(res->err_path, "/cipher"))
+		fprintf(f, " (an encrypted image: --decrypt KEY_DTB accepts it under a "
+			"configuration signature by a required key)");
+	if (res->result == VFIT_ERR_LIMIT)
+		put_limit(f, res->err_limit);
+}
+
+/* U-Boot's lines and the summary line, for people. */
+static void print_text(const struct vfit_verify_result *res, const void *fit, const void *ctl)
+{
+	print_lines(res, fit, ctl);
+	if (res->result) {
+		printf("Rejected: %s\n", vfit_result_to_string(res->result));
+		return;
+	}
+	printf("Verified configuration '%s': %u image%s", res->conf, res->nimages,
+	       res->nimages == 1 ? "" : "s");
+	if (res->unenforced)
+		put_unenforced(res);
+	putchar('\n');
+}
+
+/* What is wrong with the arguments, or NULL. */
+static const char *misuse(const struct map *fit, const struct map *ctl, const char *outdir,
+			  const char *keydtb, int rest)
+{
+	return !fit->path ? "-f FIT is needed" : !ctl->path ? "-k CONTROL_DTB is needed" :
+	       rest ? "arguments after the options are not used" :
+	       outdir && !keydtb ? "-o DIR goes with --decrypt KEY_DTB" : NULL;
+}
+
+/* The FIT read (sparse unless its payloads are to be decrypted) and the control DTB. */
+static int load(struct map *fit, struct map *ctl, bool whole, struct vfit_sparse **sp,
+		struct vfit_err *e)
+{
+	if ((whole ? vfit_file_map(fit->path, &fit->p, &fit->len, e) :
+		     vfit_sparse_open(fit->path, sp, &fit->p, &fit->len, e)) ||
+	    vfit_file_map(ctl->path, &ctl->p, &ctl->len, e)) {
+		if (whole)
+			vfit_file_unmap(fit->p, fit->len);
+		vfit_sparse_close(*sp);
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -345,99 +384,79 @@ int cmd_verify(int argc, char **argv)
 	};
 	/* A few KiB: kept off the stack, as a bootloader would. */
 	static struct vfit_verify_result result;
+	struct vfit_verify_result *res = &result;
 	struct map fit = { 0 }, ctl = { 0 };
 	struct vfit_sparse *sp = NULL;
 	struct vfit_err e = { 0 };
-	struct vfit_verify_result *res;
-	const char *conf = NULL, *keydtb = NULL, *outdir = NULL;
-	bool json = false;
+	const char *conf = NULL, *keydtb = NULL, *outdir = NULL, *why;
+	/* Known before the options are read, so that a usage error is JSON too. */
+	bool json = cli_json(argc, argv);
 	unsigned int flags = 0;
+	char line[1024];
+	FILE *lf;
 	int opt, status;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "f:k:c:o:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":f:k:c:o:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f': fit.path = optarg; break;
 		case 'k': ctl.path = optarg; break;
 		case 'c': conf = optarg; break;
-		case 'J': json = true; break;
+		case 'J': break;
 		case 'U': flags |= VFIT_VERIFY_ALLOW_UNENFORCED; break;
 		case 'D': keydtb = optarg; flags |= VFIT_VERIFY_ALLOW_CIPHER; break;
 		case 'o': outdir = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
-		default: fputs(usage, stderr); return 2;
+		default:
+			opt = cli_bad_option(json, "verify", opt, argv);
+			fputs(usage, stderr);
+			return opt;
 		}
 	}
-	if (!fit.path || !ctl.path || optind != argc || (outdir && !keydtb)) {
+	why = misuse(&fit, &ctl, outdir, keydtb, argc - optind);
+	if (why) {
+		status = cli_fail(json, 2, "verify: %s", why);
 		fputs(usage, stderr);
-		return 2;
+		return status;
 	}
-	if ((keydtb ? vfit_file_map(fit.path, &fit.p, &fit.len, &e) :
-		      vfit_sparse_open(fit.path, &sp, &fit.p, &fit.len, &e)) ||
-	    vfit_file_map(ctl.path, &ctl.p, &ctl.len, &e)) {
-		if (keydtb)
-			vfit_file_unmap(fit.p, fit.len);
-		vfit_sparse_close(sp);
-		return vfit_err_print(&e, NULL);
-	}
-	res = &result;
+	if (load(&fit, &ctl, keydtb != NULL, &sp, &e))
+		return cli_err(json, NULL, &e);
 	/* An empty file is still a (zero-length) buffer for the verifier. */
 	if (sp && vfit_sparse_verify(sp, ctl.p ? ctl.p : "", ctl.len, conf, flags, res, &e)) {
 		vfit_sparse_close(sp);
 		vfit_file_unmap(ctl.p, ctl.len);
-		return vfit_err_print(&e, NULL);
+		return cli_err(json, NULL, &e);
 	}
 	if (!sp)
-		vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len, conf, flags,
-			    res);
-
-	if (json) {
-		print_json(res, fit.path, fit.p, ctl.p);
-	} else {
-		print_lines(res, fit.p, ctl.p);
-		if (!res->result) {
-			printf("Verified configuration '%s': %u image%s", res->conf, res->nimages,
-			       res->nimages == 1 ? "" : "s");
-			if (res->unenforced)
-				put_unenforced(res);
-			putchar('\n');
-		} else
-			printf("Rejected: %s\n", vfit_result_to_string(res->result));
+		res->result = vfit_verify(fit.p ? fit.p : "", fit.len, ctl.p ? ctl.p : "", ctl.len,
+					  conf, flags, res);
+	status = res->result ? VFIT_EXIT_REJECT : 0;
+	line[0] = 0;
+	lf = status ? fmemopen(line, sizeof(line), "w") : NULL;
+	if (lf) {
+		reject_line(lf, res, fit.path, ctl.path, fit.p, fit.len, conf);
+		fclose(lf);
+	} else if (status) {
+		snprintf(line, sizeof(line), "vfit: %s: %s", fit.path,
+			 vfit_result_to_string(res->result));
 	}
-	if (res->result) {
-		const char *file = res->in_control ? ctl.path : fit.path;
-		char img[128], prop[64];
-
+	if (!json)
+		print_text(res, fit.p, ctl.p);
+	/* After everything verified: the ciphertext that was checked is decrypted. */
+	if (!status && keydtb && vfit_decrypt_images(json ? stderr : stdout, res, fit.p, keydtb,
+						      outdir, &e)) {
+		status = e.status ? e.status : VFIT_EXIT_USAGE;
+		snprintf(line, sizeof(line), "vfit: %s", e.msg);
+	}
+	if (json)
+		print_json(res, fit.path, fit.p, ctl.p, status, line);
+	if (status) {
 		/* stdout is block-buffered when piped: flush it so a log that
 		 * merges both streams shows the reason after the lines above. */
 		fflush(stdout);
-		fprintf(stderr, "vfit: %s: ", file);
-		/* A signature made by mkimage's sign-images rule: say which image it left out. */
-		if (res->result == VFIT_ERR_REQUIRED && !res->in_control && res->err_path[0] &&
-		    vfit_fit_sign_gap(fit.p, fit.len, res->err_path, img, sizeof(img), prop,
-				      sizeof(prop))) {
-			fprintf(stderr, "%s: does not cover image '%s' (%s), which U-Boot HEAD and "
-				"vfit check: sign again with vfit mkimage, or add \"%s\" to "
-				"sign-images\n", res->err_path, img, prop, prop);
-		} else {
-			if (res->err_path[0])
-				fprintf(stderr, "%s: ", res->err_path);
-			if (res->err_prop)
-				fprintf(stderr, "%s: ", res->err_prop);
-			fprintf(stderr, "%s", vfit_result_to_string(res->result));
-			if (res->result == VFIT_ERR_UNSUPPORTED && strstr(res->err_path, "/cipher"))
-				fprintf(stderr, " (an encrypted image: --decrypt KEY_DTB accepts it "
-					"under a configuration signature by a required key)");
-			if (res->result == VFIT_ERR_LIMIT)
-				put_limit(stderr, res->err_limit);
-			fputc('\n', stderr);
-		}
+		fprintf(stderr, "%s\n", line);
 	}
-	status = res->result ? 1 : 0;
-	/* After everything verified: the ciphertext that was checked is decrypted. */
-	if (!status && keydtb && vfit_decrypt_images(json ? stderr : stdout, res, fit.p, keydtb,
-						      outdir, &e))
-		status = vfit_err_print(&e, NULL);
 	if (sp)
 		vfit_sparse_close(sp);
 	else

@@ -4,10 +4,11 @@
  * U-Boot's host tools it is that tool: a name ending in "mkimage"
  * (mkimage, uboot-mkimage as Yocto names U-Boot's, or
  * aarch64-linux-gnu-mkimage as Linux's scripts/mkuboot.sh looks for it),
- * "dumpimage", "mkenvimage", "fit_check_sign" or "fit_info", with any
- * prefix.  Under a name starting with "vfit" it takes a subcommand; any
- * other name is refused with the list of names it answers to, so a
- * symlink to a tool vfit does not replace fails loudly.
+ * "dumpimage", "mkenvimage", "fit_check_sign", "fit_info" or
+ * "preload_check_sign", with any prefix.  Under a name starting with
+ * "vfit" it takes a subcommand; any other name is refused with the list
+ * of names it answers to, so a symlink to a tool vfit does not replace
+ * fails loudly.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,22 +40,14 @@ static const struct {
 static const char *const tools[] = { "mkimage", "dumpimage", "mkenvimage", "fit_check_sign",
 				     "fit_info", "preload_check_sign" };
 
-int cli_bad_option(const char *cmd, int opt)
-{
-	if (opt == ':')
-		fprintf(stderr, "vfit: %s: -%c needs a value\n", cmd, optopt);
-	else
-		fprintf(stderr, "vfit: %s: unknown option -%c\n", cmd, optopt);
-	return 2;
-}
-
 static int usage(FILE *f, int status)
 {
 	size_t i;
 
-	fprintf(f, "usage: vfit COMMAND [ARGS]   (vfit COMMAND --help for details)\n\n");
+	fprintf(f, "usage: vfit COMMAND [ARGS]   (vfit help COMMAND for its options)\n\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-14s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "  %-14s %s\n", "help", "the options of a command: vfit help COMMAND");
 	fprintf(f, "\nexit status: 0 success, 1 verification failed or bad input, 2 usage or I/O error\n");
 	return status;
 }
@@ -66,14 +59,54 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int run(const char *name, int argc, char **argv)
+static int is_tool(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(name, cmds[i].name))
-			return cmds[i].run(argc, argv);
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (!strcmp(name, tools[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Runs command name, or returns -1 if there is none.  Alone, -V and
+ * --version print the version and -h means --help, under every name.
+ */
+static int run(const char *name, int argc, char **argv)
+{
+	char *help[] = { argv[0], "--help", NULL };
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(name, cmds[i].name))
+			continue;
+		if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+			return cli_version(is_tool(name) ? name : NULL);
+		if (argc == 2 && !strcmp(argv[1], "-h"))
+			return cmds[i].run(2, help);
+		return cmds[i].run(argc, argv);
+	}
 	return -1;
+}
+
+/* vfit help [COMMAND]: the list, or the command's own --help. */
+static int help(int argc, char **argv)
+{
+	char *args[] = { argc > 2 ? argv[2] : NULL, "--help", NULL };
+	int r;
+
+	if (argc == 2)
+		return usage(stdout, 0);
+	if (argc > 3) {
+		fprintf(stderr, "vfit: help: one command at a time\n");
+		return 2;
+	}
+	r = run(argv[2], 2, args);
+	if (r >= 0)
+		return r;
+	fprintf(stderr, "vfit: help: unknown command '%s'\n", argv[2]);
+	return usage(stderr, 2);
 }
 
 int main(int argc, char **argv)
@@ -94,12 +127,12 @@ int main(int argc, char **argv)
 	}
 	if (argc < 2)
 		return usage(stderr, 2);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
 		return usage(stdout, 0);
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("vfit %s\n", VFIT_VERSION);
-		return 0;
-	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return cli_version(NULL);
 	r = run(argv[1], argc - 1, argv + 1);
 	if (r >= 0)
 		return r;

@@ -63,49 +63,29 @@ void vfit_audit_print(FILE *f, const struct vfit_audit *a)
 	}
 }
 
-static void js(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-}
-
-void vfit_audit_json(FILE *f, const struct vfit_audit *a)
+void vfit_audit_json(FILE *f, const struct vfit_audit *a, int status, const char *line)
 {
 	static const char *const keys[] = { "vfit", "u-boot-head", "u-boot-2023.01",
 					    "debian-12-u-boot" };
 	int i, v;
 
 	fputs("{\"file\":", f);
-	js(f, a->file);
+	vfit_json_str(f, a->file);
 	fputs(",\"control\":", f);
-	js(f, a->ctl_file);
+	vfit_json_str(f, a->ctl_file);
 	fprintf(f, ",\"source\":%s,\"default\":", a->from_its ? "true" : "false");
-	js(f, a->default_conf[0] ? a->default_conf : NULL);
+	vfit_json_str(f, a->default_conf[0] ? a->default_conf : NULL);
 	fputs(",\"verdicts\":[", f);
 	for (i = 0; a->have_verdicts && i < a->nconf; i++) {
 		const struct vfit_audit_conf *c = &a->conf[i];
 
 		fprintf(f, "%s{\"configuration\":", i ? "," : "");
-		js(f, c->name);
+		vfit_json_str(f, c->name);
 		fprintf(f, ",\"default\":%s", c->is_default ? "true" : "false");
 		for (v = 0; v < VFIT_AUDIT_NVERIFIERS; v++) {
 			fprintf(f, ",\"%s\":{\"accept\":%s,\"why\":", keys[v],
 				c->verdict[v].accept ? "true" : "false");
-			js(f, c->verdict[v].why);
+			vfit_json_str(f, c->verdict[v].why);
 			fputc('}', f);
 		}
 		fputc('}', f);
@@ -116,19 +96,24 @@ void vfit_audit_json(FILE *f, const struct vfit_audit *a)
 
 		fprintf(f, "%s{\"severity\":\"%s\",\"id\":\"%s\",\"name\":\"%s\",\"file\":", i ? "," : "",
 			vfit_audit_sev_name(x->sev), x->id, x->name);
-		js(f, x->file);
+		vfit_json_str(f, x->file);
 		fputs(",\"node\":", f);
-		js(f, x->node);
+		vfit_json_str(f, x->node);
 		fputs(",\"property\":", f);
-		js(f, x->prop[0] ? x->prop : NULL);
+		vfit_json_str(f, x->prop[0] ? x->prop : NULL);
 		fputs(",\"message\":", f);
-		js(f, x->msg);
+		vfit_json_str(f, x->msg);
 		fputs(",\"fix\":", f);
-		js(f, x->fix);
+		vfit_json_str(f, x->fix);
 		fputc('}', f);
 	}
-	fprintf(f, "],\"summary\":{\"error\":%d,\"warning\":%d,\"info\":%d}}\n",
+	fprintf(f, "],\"summary\":{\"error\":%d,\"warning\":%d,\"info\":%d}",
 		vfit_audit_count(a, VFIT_AUDIT_ERROR),
 		vfit_audit_count(a, VFIT_AUDIT_WARNING) - vfit_audit_count(a, VFIT_AUDIT_ERROR),
 		a->nf - vfit_audit_count(a, VFIT_AUDIT_WARNING));
+	if (status) {
+		fputc(',', f);
+		vfit_json_error(f, status, line);
+	}
+	fputs("}\n", f);
 }

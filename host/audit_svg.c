@@ -138,55 +138,66 @@ static enum vfit_audit_prot hash_prot(const struct vfit_audit *a, const struct v
 	return p <= VFIT_PROT_OPTIONAL ? p : VFIT_PROT_HASH;
 }
 
-void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
-{
-	int *img_row = calloc((size_t)a->nimg + 1, sizeof(int));
-	int *hash_row = calloc((size_t)a->nhash + 1, sizeof(int));
-	int *sig_row = calloc((size_t)a->nsig + 1, sizeof(int));
-	int *miss_row = calloc((size_t)a->nsig + 1, sizeof(int));
-	struct lay l = { TOP };
-	int i, j, r, rows = 1, nkeys, width, height;
-	char detail[160], title[600];
+/*
+ * Rows in the signature and key columns: configuration signatures first
+ * (in configuration order), then image signatures; keys a signature names
+ * but the control DTB lacks get a row each after the keys it has.  The
+ * configuration, image and hash columns are in model order.
+ */
+struct rows {
+	int *sig;                   /* row of each signature */
+	int *miss;                  /* row of each signature's missing key, or -1 */
+	int nkeys;                  /* keys present and missing */
+	int n;                      /* rows of the tallest column */
+};
 
-	if (!img_row || !hash_row || !sig_row || !miss_row)
-		goto out;
-	for (i = 0; i < a->nimg; i++)
-		img_row[i] = i;
-	for (i = 0; i < a->nhash; i++)
-		hash_row[i] = i;
-	/* Configuration signatures first, in configuration order, then image signatures. */
-	r = 0;
+static int max(int x, int y)
+{
+	return x > y ? x : y;
+}
+
+static int rows_make(struct rows *r, const struct vfit_audit *a)
+{
+	int i, j, k = 0;
+
+	r->sig = calloc((size_t)a->nsig + 1, sizeof(int));
+	r->miss = calloc((size_t)a->nsig + 1, sizeof(int));
+	if (!r->sig || !r->miss)
+		return -1;
 	for (i = 0; i < a->nsig; i++)
 		if (a->sig[i].conf)
-			sig_row[i] = r++;
+			r->sig[i] = k++;
 	for (i = 0; i < a->nsig; i++)
 		if (!a->sig[i].conf)
-			sig_row[i] = r++;
-	nkeys = a->nkey;
+			r->sig[i] = k++;
+	r->nkeys = a->nkey;
 	for (i = 0; i < a->nsig; i++) {
-		miss_row[i] = -1;
+		r->miss[i] = -1;
 		if (a->sig[i].key >= 0 || !a->sig[i].hint[0])
 			continue;
 		for (j = 0; j < i; j++)
-			if (miss_row[j] >= 0 && !strcmp(a->sig[j].hint, a->sig[i].hint))
-				miss_row[i] = miss_row[j];
-		if (miss_row[i] < 0)
-			miss_row[i] = nkeys++;
+			if (r->miss[j] >= 0 && !strcmp(a->sig[j].hint, a->sig[i].hint))
+				r->miss[i] = r->miss[j];
+		if (r->miss[i] < 0)
+			r->miss[i] = r->nkeys++;
 	}
-	rows = a->nconf;
-	if (a->nimg > rows)
-		rows = a->nimg;
-	if (a->nhash > rows)
-		rows = a->nhash;
-	if (a->nsig > rows)
-		rows = a->nsig;
-	if (nkeys > rows)
-		rows = nkeys;
-	if (rows < 1)
-		rows = 1;
-	l.top = TOP + a->nsig * LANE;
-	width = 40 + 5 * COLW + 4 * GAP;
-	height = l.top + rows * ROWH + 120;
+	r->n = max(max(max(a->nconf, a->nimg), max(a->nhash, a->nsig)), max(r->nkeys, 1));
+	return 0;
+}
+
+static void rows_free(struct rows *r)
+{
+	free(r->sig);
+	free(r->miss);
+}
+
+/* The document, its arrow markers, the title and the column heads. */
+static void head(FILE *f, const struct vfit_audit *a, const struct lay *l, int width,
+		 int height)
+{
+	static const char *const heads[] = { "configurations", "images", "hash nodes",
+					     "signatures", "keys (control DTB)" };
+	int i;
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
@@ -209,47 +220,56 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 		"/configurations/default = \"");
 	esc(f, a->default_conf);
 	fputs("\" is never signed: whoever rewrites the FIT picks the configuration</text>\n", f);
-	{
-		static const char *const heads[] = { "configurations", "images", "hash nodes",
-						     "signatures", "keys (control DTB)" };
+	for (i = 0; i < 5; i++)
+		fprintf(f, "<text x=\"%d\" y=\"68\" font-weight=\"bold\" fill=\"#24292f\">%s</text>\n",
+			at(l, i, 0).x, heads[i]);
+}
 
-		for (i = 0; i < 5; i++)
-			fprintf(f, "<text x=\"%d\" y=\"68\" font-weight=\"bold\" fill=\"#24292f\">%s</text>\n",
-				at(&l, i, 0).x, heads[i]);
-	}
+/* Every relation as an edge, drawn first so that the boxes sit on top. */
+static void edges(FILE *f, const struct vfit_audit *a, const struct lay *l, const struct rows *r)
+{
+	char title[600];
+	int i, j;
 
-	/* Edges first, so boxes sit on top of them. */
 	for (i = 0; i < a->nconf; i++)
 		for (j = 0; j < (int)a->conf[i].nref; j++) {
 			snprintf(title, sizeof(title), "%s uses %s (%s)", a->conf[i].name,
 				 a->img[a->conf[i].ref[j]].name, a->conf[i].ref_prop[j]);
-			edge(f, &l, at(&l, 0, i), at(&l, 1, img_row[a->conf[i].ref[j]]),
+			edge(f, l, at(l, 0, i), at(l, 1, a->conf[i].ref[j]),
 			     a->conf[i].prot <= VFIT_PROT_OPTIONAL ? a->conf[i].prot : VFIT_PROT_NONE,
 			     title, -1);
 		}
 	for (i = 0; i < a->nhash; i++) {
 		snprintf(title, sizeof(title), "%s hashed by %s", a->img[a->hash[i].image].name,
 			 a->hash[i].path);
-		edge(f, &l, at(&l, 1, img_row[a->hash[i].image]), at(&l, 2, hash_row[i]), hash_prot(a, &a->hash[i]),
-		     title, -1);
+		edge(f, l, at(l, 1, a->hash[i].image), at(l, 2, i), hash_prot(a, &a->hash[i]), title,
+		     -1);
 	}
 	for (i = 0; i < a->nsig; i++) {
 		const struct vfit_audit_sig *s = &a->sig[i];
 
 		snprintf(title, sizeof(title), "%s signed by %s", s->conf ? a->conf[s->owner].name :
 			 a->img[s->owner].name, s->path);
-		edge(f, &l, s->conf ? at(&l, 0, s->owner) : at(&l, 1, img_row[s->owner]), at(&l, 3, sig_row[i]),
+		edge(f, l, s->conf ? at(l, 0, s->owner) : at(l, 1, s->owner), at(l, 3, r->sig[i]),
 		     s->prot, title, i);
 		if (s->key >= 0) {
-			snprintf(title, sizeof(title), "%s checked with %s", s->path, a->key[s->key].name);
-			edge(f, &l, at(&l, 3, sig_row[i]), at(&l, 4, s->key), s->prot == VFIT_PROT_REQUIRED ?
-			     VFIT_PROT_REQUIRED : s->prot == VFIT_PROT_NONE ? VFIT_PROT_NONE :
-			     VFIT_PROT_OPTIONAL, title, -1);
-		} else if (miss_row[i] >= 0) {
+			snprintf(title, sizeof(title), "%s checked with %s", s->path,
+				 a->key[s->key].name);
+			edge(f, l, at(l, 3, r->sig[i]), at(l, 4, s->key),
+			     s->prot == VFIT_PROT_HASH ? VFIT_PROT_OPTIONAL : s->prot, title, -1);
+		} else if (r->miss[i] >= 0) {
 			snprintf(title, sizeof(title), "%s names key %s, absent", s->path, s->hint);
-			edge(f, &l, at(&l, 3, sig_row[i]), at(&l, 4, miss_row[i]), VFIT_PROT_NONE, title, -1);
+			edge(f, l, at(l, 3, r->sig[i]), at(l, 4, r->miss[i]), VFIT_PROT_NONE, title,
+			     -1);
 		}
 	}
+}
+
+/* The configuration, image and hash boxes. */
+static void boxes_left(FILE *f, const struct vfit_audit *a, const struct lay *l)
+{
+	char detail[160], title[600];
+	int i;
 
 	for (i = 0; i < a->nconf; i++) {
 		const struct vfit_audit_conf *c = &a->conf[i];
@@ -265,7 +285,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 			 c->prot >= VFIT_PROT_HASH ? "; attacker-controlled: which images boot" : "",
 			 a->have_verdicts ? "boots (+) or refused (-) by vfit, U-Boot HEAD, U-Boot "
 			 "2023.01, Debian 12's U-Boot" : "source: not signed yet");
-		box(f, "node conf", at(&l, 0, i), c->name, detail, c->prot >= VFIT_PROT_HASH, title);
+		box(f, "node conf", at(l, 0, i), c->name, detail, c->prot >= VFIT_PROT_HASH, title);
 	}
 	for (i = 0; i < a->nimg; i++) {
 		const struct vfit_audit_image *im = &a->img[i];
@@ -275,8 +295,7 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 			 im->prot >= VFIT_PROT_HASH ? ", load/entry unsigned" : "");
 		snprintf(title, sizeof(title), "image %s: type, load, entry: %s%s", im->name,
 			 short_prot(im->prot), im->prot >= VFIT_PROT_HASH ? " (attacker-controlled)" : "");
-		box(f, "node image", at(&l, 1, img_row[i]), im->name, detail, im->prot >= VFIT_PROT_HASH,
-		    title);
+		box(f, "node image", at(l, 1, i), im->name, detail, im->prot >= VFIT_PROT_HASH, title);
 	}
 	for (i = 0; i < a->nhash; i++) {
 		const struct vfit_audit_hash *h = &a->hash[i];
@@ -284,19 +303,27 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 
 		snprintf(detail, sizeof(detail), "%s%s", h->algo, h->weak ? " (forgeable)" : "");
 		snprintf(title, sizeof(title), "%s: %s", h->path, short_prot(hash_prot(a, h)));
-		box(f, "node hash", at(&l, 2, hash_row[i]), leaf ? leaf + 1 : h->path, detail,
+		box(f, "node hash", at(l, 2, i), leaf ? leaf + 1 : h->path, detail,
 		    hash_prot(a, h) == VFIT_PROT_NONE, title);
 	}
+}
+
+/* The signature and key boxes, keys the control DTB lacks marked. */
+static void boxes_right(FILE *f, const struct vfit_audit *a, const struct lay *l,
+			const struct rows *r)
+{
+	char detail[160], title[600], name[200];
+	int i, j;
+
 	for (i = 0; i < a->nsig; i++) {
 		const struct vfit_audit_sig *s = &a->sig[i];
-		char name[200];
 
 		snprintf(name, sizeof(name), "%s/%s", s->conf ? a->conf[s->owner].name :
 			 a->img[s->owner].name, strrchr(s->path, '/') ? strrchr(s->path, '/') + 1 : "");
 		snprintf(detail, sizeof(detail), "%s%s%s%s", s->algo[0] ? s->algo : "no algo",
 			 s->hint[0] ? ":" : "", s->hint, s->has_value ? "" : " (no value)");
 		snprintf(title, sizeof(title), "%s: %s", s->path, short_prot(s->prot));
-		box(f, s->conf ? "node sig conf-sig" : "node sig image-sig", at(&l, 3, sig_row[i]), name,
+		box(f, s->conf ? "node sig conf-sig" : "node sig image-sig", at(l, 3, r->sig[i]), name,
 		    detail, s->prot == VFIT_PROT_NONE, title);
 	}
 	for (i = 0; i < a->nkey; i++) {
@@ -307,45 +334,61 @@ void vfit_audit_svg(FILE *f, const struct vfit_audit *a)
 			 k->required == VFIT_REQ_IMAGE ? ", required image" : ", not required",
 			 k->used ? "" : ", unused");
 		snprintf(title, sizeof(title), "key /signature/%s: %s", k->name, detail);
-		box(f, "node key", at(&l, 4, i), k->name, detail, 0, title);
+		box(f, "node key", at(l, 4, i), k->name, detail, 0, title);
 	}
 	for (i = 0; i < a->nsig; i++) {
-		char name[100];
-
 		for (j = 0; j < i; j++)
-			if (miss_row[j] == miss_row[i])
+			if (r->miss[j] == r->miss[i])
 				break;
-		if (miss_row[i] < 0 || j < i)
+		if (r->miss[i] < 0 || j < i)
 			continue;
 		snprintf(name, sizeof(name), "key-%s", a->sig[i].hint);
 		snprintf(title, sizeof(title), "key %s: %s", name, a->ctl_file ?
 			 "not in the control DTB" : "no control DTB given");
-		box(f, "node key missing", at(&l, 4, miss_row[i]), name, a->ctl_file ?
+		box(f, "node key missing", at(l, 4, r->miss[i]), name, a->ctl_file ?
 		    "not in the control DTB" : "no control DTB given", 1, title);
 	}
+}
 
-	/* The legend: one sample per colour, then the attacker mark. */
-	r = l.top + rows * ROWH + 16;
+/* One sample per colour, then the attacker mark, below row `rows`. */
+static void legend(FILE *f, const struct lay *l, int rows)
+{
+	int i, y = l->top + rows * ROWH + 16;
+
 	fprintf(f, "<g class=\"legend\"><text x=\"20\" y=\"%d\" font-weight=\"bold\">edges: what "
-		"protects the relation on the device</text>\n", r);
+		"protects the relation on the device</text>\n", y);
 	for (i = 0; i < 4; i++) {
-		int y = r + 20 + i * 20;
+		int yi = y + 20 + i * 20;
 
 		fprintf(f, "<line class=\"%s\" x1=\"20\" y1=\"%d\" x2=\"80\" y2=\"%d\" stroke=\"%s\" "
 			"stroke-width=\"2.5\"%s%s%s/><text x=\"90\" y=\"%d\">%s</text>\n", prot[i].cls,
-			y - 4, y - 4, prot[i].colour, prot[i].dash[0] ? " stroke-dasharray=\"" : "",
-			prot[i].dash, prot[i].dash[0] ? "\"" : "", y, prot[i].label);
+			yi - 4, yi - 4, prot[i].colour, prot[i].dash[0] ? " stroke-dasharray=\"" : "",
+			prot[i].dash, prot[i].dash[0] ? "\"" : "", yi, prot[i].label);
 	}
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"60\" height=\"22\" rx=\"5\" fill=\"#fff0f0\" "
 		"stroke=\"#cf222e\" stroke-width=\"2\" stroke-dasharray=\"5,3\"/><text x=\"%d\" "
 		"y=\"%d\">attacker-controlled: load, entry, which images boot, or no key</text></g>\n",
-		at(&l, 2, 0).x + 60, r + 10, at(&l, 2, 0).x + 130, r + 25);
+		at(l, 2, 0).x + 60, y + 10, at(l, 2, 0).x + 130, y + 25);
+}
+
+int vfit_audit_svg(FILE *f, const struct vfit_audit *a)
+{
+	struct rows r = { 0 };
+	struct lay l = { TOP + a->nsig * LANE };
+	int width = 40 + 5 * COLW + 4 * GAP;
+
+	if (rows_make(&r, a)) {
+		rows_free(&r);
+		return -1;
+	}
+	head(f, a, &l, width, l.top + r.n * ROWH + 120);
+	edges(f, a, &l, &r);
+	boxes_left(f, a, &l);
+	boxes_right(f, a, &l, &r);
+	legend(f, &l, r.n);
 	fputs("</svg>\n", f);
-out:
-	free(img_row);
-	free(hash_row);
-	free(sig_row);
-	free(miss_row);
+	rows_free(&r);
+	return 0;
 }
 
 int vfit_audit_svg_write(const struct vfit_audit *a, const char *path, struct vfit_err *e)
@@ -358,8 +401,8 @@ int vfit_audit_svg_write(const struct vfit_audit *a, const char *path, struct vf
 
 	if (!f)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
-	vfit_audit_svg(f, a);
-	if (fclose(f)) {
+	/* An empty or cut picture must not be written as if it were the audit's. */
+	if (vfit_audit_svg(f, a) | ferror(f) | fclose(f)) {
 		free(buf);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
 	}

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Verdicts: would this configuration boot?  vfit's comes from its real
- * verifier, vfit_verify().  U-Boot HEAD's and 2023.01's come from their
- * rules as fit-format.md states them (§3.3 node lists, §6.2 format, §6.3
- * required keys and required-mode, §6.4 image keys and hashes, §6.5
- * external-data bounds, §12), evaluated with the device library's own
- * node-list, region-walk and signature primitives, so only the rules
- * differ, not the arithmetic.  tests/interop/audit_verdicts.sh holds these
- * verdicts against U-Boot HEAD's fit_check_sign on the same FITs.
+ * verifier, vfit_verify(), run as vfit's boot flow runs it (encrypted
+ * images accepted under a configuration signature, then decrypted with
+ * the control DTB's /cipher keys).  U-Boot HEAD's and 2023.01's come from
+ * their rules as fit-format.md states them (§3.3 node lists, §6.2
+ * format, §6.3 required keys and required-mode, §6.4 image keys and
+ * hashes, §6.5 external-data bounds, §12), evaluated with the model
+ * verifier of host/audit_sig.c.  tests/interop/audit_verdicts.sh holds
+ * these verdicts against U-Boot HEAD's fit_check_sign and Debian's
+ * U-Boot on the same FITs.
  *
  * What the model does not know, and says so in its reason: whether a
  * given U-Boot build has PSS, ECDSA drivers or FIT_CIPHER.
@@ -20,176 +22,15 @@
 
 #include "audit_int.h"
 #include "mkimage_int.h"
+#include "vfit/cipher.h"
 #include "vfit/fit.h"
 
-/* The payload of image node img in fit[0..len): data, or external data; NULL if not found. */
-static const uint8_t *payload(const void *fit, size_t len, int img, size_t *size, int head,
-			      const char **why)
-{
-	const uint8_t *d;
-	uint32_t off, sz;
-	uint64_t start;
-	int l;
-
-	if (!vfit_fdt_u32(fit, img, "data-position", &off)) {
-		start = off;
-	} else if (!vfit_fdt_u32(fit, img, "data-offset", &off)) {
-		start = ((uint64_t)fdt_totalsize(fit) + 3) / 4 * 4 + off;
-	} else {
-		d = fdt_getprop(fit, img, "data", &l);
-		if (!d) {
-			*why = "no image data";
-			return NULL;
-		}
-		*size = (size_t)l;
-		return d;
-	}
-	if (vfit_fdt_u32(fit, img, "data-size", &sz)) {
-		*why = "external data without data-size";
-		return NULL;
-	}
-	/* HEAD (2026.10 cycle) reads the cells as signed and bounds them by 256 MiB. */
-	if (head && ((int32_t)off < 0 || (int32_t)sz < 0 ||
-		     start + sz > VFIT_SIGNATURE_MAX_SIZE)) {
-		*why = "FIT external data is out of bounds";
-		return NULL;
-	}
-	if (start + sz > len) {
-		*why = "external data beyond the end of the file";
-		return NULL;
-	}
-	*size = sz;
-	return (const uint8_t *)fit + start;
-}
-
-/* 2023.01's node list: the FIT's own hashed-nodes, which must name the configuration. */
-static int list_2023(const void *fit, int sig, int conf, struct vfit_node_list *list,
-		     const char **why)
-{
-	char want[256];
-	const char *v, *s;
-	int len, node, named = 0;
-
-	v = fdt_getprop(fit, sig, "hashed-nodes", &len);
-	if (!v || len <= 0) {
-		*why = "Can't get hashed-nodes property";
-		return -1;
-	}
-	if (v[len - 1]) {
-		*why = "hashed-nodes property must be null-terminated";
-		return -1;
-	}
-	if (fdt_get_path(fit, conf, want, sizeof(want)))
-		want[0] = 0;
-	list->count = 0;
-	for (s = v; s < v + len; s += strlen(s) + 1) {
-		if (list->count == VFIT_MAX_HASHED_NODES) {
-			*why = "Number of hashed nodes exceeds maximum";
-			return -1;
-		}
-		named |= !strcmp(s, want);
-		node = fdt_path_offset(fit, s);
-		if (node >= 0)
-			list->offset[list->count++] = node;
-	}
-	if (!named) {
-		*why = "Selected config not in hashed nodes";
-		return -1;
-	}
-	return 0;
-}
-
-int vfit_audit_sig_ok(const void *fit, size_t len, int sig, int conf, const void *ctl, int key,
-		      enum vfit_audit_rule rule, char *why, size_t wsize)
-{
-	struct vfit_node_list list;
-	const char *algo, *pad, *reason = NULL;
-	uint8_t digest[VFIT_HASH_MAX_SIZE];
-	const uint8_t *value;
-	struct vfit_pubkey pk;
-	struct vfit_algo al;
-	enum vfit_padding padding = VFIT_PAD_PKCS1;
-	int alen, vlen, plen;
-
-	why[0] = 0;
-	/* The node list and region walk rely on the format check (any FIT reaches here). */
-	if (vfit_fit_check(fit, len, VFIT_FIT_ALLOW_AT, NULL)) {
-		snprintf(why, wsize, "Bad FIT format");
-		return -1;
-	}
-	algo = fdt_getprop(fit, sig, "algo", &alen);
-	if (!algo || vfit_algo_parse(algo, alen, &al)) {
-		snprintf(why, wsize, "Unknown signature algorithm");
-		return -1;
-	}
-	/* 2023.01 verifies ECDSA only through a hardware driver (STM32MP), not from the DTB. */
-	if (rule == VFIT_RULE_2023 && al.sig->kind == VFIT_SIG_ECDSA) {
-		snprintf(why, wsize, "2023.01 has no software ECDSA verifier");
-		return -1;
-	}
-	value = fdt_getprop(fit, sig, "value", &vlen);
-	if (!value || vlen <= 0) {
-		snprintf(why, wsize, "signature has no value");
-		return -1;
-	}
-	if (vfit_key_load(ctl, key, algo, alen, &pk)) {
-		snprintf(why, wsize, "key %s does not serve %s", fdt_get_name(ctl, key, NULL), algo);
-		return -1;
-	}
-	pad = fdt_getprop(fit, sig, "padding", &plen);
-	if (pad && plen > 0 && !strcmp(pad, "pss") && al.sig->kind == VFIT_SIG_RSA)
-		padding = VFIT_PAD_PSS;
-	else if (pad && (plen <= 0 || strcmp(pad, "pkcs-1.5")) && al.sig->kind == VFIT_SIG_RSA) {
-		snprintf(why, wsize, "unknown padding");
-		return -1;
-	}
-	if (conf < 0) {
-		size_t n;
-		const uint8_t *p = payload(fit, len, fdt_parent_offset(fit, sig), &n,
-					   rule == VFIT_RULE_HEAD, &reason);
-
-		if (!p || vfit_hash(al.hash, p, n, digest)) {
-			snprintf(why, wsize, "%s", reason ? reason : "cannot hash the image");
-			return -1;
-		}
-	} else {
-		struct vfit_hash_ctx ctx;
-		const fdt32_t *hs;
-		uint32_t strings = 0;
-		int hlen;
-
-		if (rule == VFIT_RULE_HEAD) {
-			if (vfit_conf_nodes(fit, conf, &list, NULL)) {
-				snprintf(why, wsize, "Failed to build hash node list");
-				return -1;
-			}
-		} else if (list_2023(fit, sig, conf, &list, &reason)) {
-			snprintf(why, wsize, "%s", reason);
-			return -1;
-		}
-		hs = fdt_getprop(fit, sig, "hashed-strings", &hlen);
-		if (hs && hlen < 8) {
-			snprintf(why, wsize, "Invalid hashed-strings property");
-			return -1;
-		}
-		if (hs)
-			strings = fdt32_to_cpu(hs[1]);
-		if (strings > fdt_size_dt_strings(fit)) {
-			snprintf(why, wsize, "Strings region is out of bounds");
-			return -1;
-		}
-		if (vfit_hash_init(&ctx, al.hash) || vfit_conf_digest(fit, &list, strings, &ctx)) {
-			snprintf(why, wsize, "Failed to hash configuration");
-			return -1;
-		}
-		vfit_hash_final(&ctx, digest);
-	}
-	if (pk.algo->verify(&pk, al.hash, padding, digest, value, (size_t)vlen)) {
-		snprintf(why, wsize, "Verification failed");
-		return -1;
-	}
-	return 0;
-}
+/* A U-Boot build as the verdicts model it. */
+struct vfit_audit_uboot {
+	enum vfit_audit_rule rule;  /* node list of configuration signatures */
+	int ext_bounds;             /* HEAD's external-data bounds (2026.10 cycle) */
+	int rsa_pkcs1_only;         /* a device build without PSS or ECDSA drivers */
+};
 
 /* Every hash* node of an image as U-Boot checks it (uboot-ignore honoured). */
 static int hashes_ok(const void *fit, size_t len, int img, int head, char *why, size_t wsize)
@@ -200,7 +41,7 @@ static int hashes_ok(const void *fit, size_t len, int img, int head, char *why, 
 	size_t n;
 	int sub;
 
-	p = payload(fit, len, img, &n, head, &reason);
+	p = vfit_audit_payload(fit, len, img, &n, head, &reason);
 	if (!p) {
 		snprintf(why, wsize, "%s", reason);
 		return -1;
@@ -269,7 +110,7 @@ static void uboot(const struct vfit_audit *a, const struct vfit_audit_conf *c, c
 		return;
 	}
 	for (i = 0; i < a->nf; i++)
-		if (!strcmp(a->f[i].id, "VA007")) {
+		if (a->f[i].cls == VFIT_VA_UNIT_ADDRESS) {
 			snprintf(v->why, sizeof(v->why), "unit address (@) in %.150s", a->f[i].node);
 			return;
 		}
@@ -361,18 +202,87 @@ static void uboot(const struct vfit_audit *a, const struct vfit_audit_conf *c, c
 	}
 }
 
-static void vfit_v(const struct vfit_audit_conf *c, const void *fit, size_t len, const void *ctl,
-		   size_t ctl_len, struct vfit_verify_result *res, struct vfit_audit_verdict *v)
+/*
+ * vfit's boot flow after the verifier accepted: each encrypted image is
+ * decrypted with its key from the control DTB whose keys verified it
+ * (lib/boot/boot_load.c), and one that is also compressed is refused.
+ * 0, or -1 with the reason in why; *n counts the images decrypted.
+ */
+static int decrypt_all(struct vfit_audit *a, const struct vfit_verify_result *res,
+		       const void *fit, const void *ctl, unsigned int *n, char *why, size_t wsize)
 {
-	vfit_verify(fit, len, ctl, ctl_len, c->name, 0, res);
-	v->accept = res->result == VFIT_OK;
-	if (v->accept)
-		snprintf(v->why, sizeof(v->why), "verified: %u image%s", res->nimages,
-			 res->nimages == 1 ? "" : "s");
-	else
-		snprintf(v->why, sizeof(v->why), "%.60s%s%.100s%s%.30s", vfit_result_to_string(res->result),
-			 res->err_path[0] ? " at " : "", res->err_path, res->err_prop ? " " : "",
-			 res->err_prop ? res->err_prop : "");
+	struct vfit_cipher ci;
+	unsigned int i;
+	char reason[160];
+	uint8_t *out;
+	int r;
+
+	*n = 0;
+	for (i = 0; i < res->nimages; i++) {
+		const struct vfit_image *im = &res->image[i];
+
+		if (fdt_subnode_offset(fit, im->node, "cipher") < 0)
+			continue;
+		if (vfit_audit_cipher_key(fit, im->node, ctl, &ci, reason, sizeof(reason))) {
+			snprintf(why, wsize, "image '%s' cannot be decrypted: %s", im->name, reason);
+			return -1;
+		}
+		if (im->compression && strcmp(im->compression, "none")) {
+			snprintf(why, wsize, "image '%s' is encrypted and compressed: the boot flow "
+				 "decrypts only uncompressed images", im->name);
+			return -1;
+		}
+		out = malloc(ci.plain_len ? ci.plain_len : 1);
+		if (!out) {
+			a->oom = 1;
+			snprintf(why, wsize, "out of memory");
+			return -1;
+		}
+		r = vfit_cipher_decrypt(&ci, im->data, im->size, out, ci.plain_len);
+		free(out);
+		if (r) {
+			snprintf(why, wsize, "image '%s': decryption: %s", im->name,
+				 vfit_result_to_string(r));
+			return -1;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * vfit's verdict on configuration conf (NULL: the default), as its boot
+ * flow runs the verifier: encrypted images accepted under a configuration
+ * signature by a required key, then decrypted.
+ */
+static void vfit_v(struct vfit_audit *a, const char *conf, const void *fit, size_t len,
+		   const void *ctl, size_t ctl_len, struct vfit_verify_result *res,
+		   struct vfit_audit_verdict *v)
+{
+	unsigned int n;
+
+	v->accept = vfit_verify(fit, len, ctl, ctl_len, conf, VFIT_VERIFY_ALLOW_CIPHER, res) ==
+		    VFIT_OK;
+	if (!v->accept && res->result == VFIT_ERR_UNSUPPORTED && strstr(res->err_path, "/cipher")) {
+		snprintf(v->why, sizeof(v->why), "encrypted image at %.100s: decrypted only under a "
+			 "configuration signature by a required key", res->err_path);
+		return;
+	}
+	if (!v->accept) {
+		snprintf(v->why, sizeof(v->why), "%.60s%s%.100s%s%.30s",
+			 vfit_result_to_string(res->result), res->err_path[0] ? " at " : "",
+			 res->err_path, res->err_prop ? " " : "", res->err_prop ? res->err_prop : "");
+		return;
+	}
+	if (decrypt_all(a, res, fit, ctl, &n, v->why, sizeof(v->why))) {
+		v->accept = 0;
+		return;
+	}
+	snprintf(v->why, sizeof(v->why), "verified: %u image%s", res->nimages,
+		 res->nimages == 1 ? "" : "s");
+	if (n)
+		snprintf(v->why + strlen(v->why), sizeof(v->why) - strlen(v->why),
+			 ", %u decrypted with /cipher keys", n);
 }
 
 void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, const void *ctl,
@@ -384,8 +294,10 @@ void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, cons
 	char empty[128];
 	int i;
 
-	if (!res)
+	if (!res) {
 		a->oom = 1;
+		return;
+	}
 	/* No control DTB: a device whose control DTB holds no key. */
 	if (!ctl) {
 		fdt_create_empty_tree(empty, sizeof(empty));
@@ -395,11 +307,13 @@ void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, cons
 	for (i = 0; i < a->nconf; i++) {
 		struct vfit_audit_conf *c = &a->conf[i];
 
-		if (res)
-			vfit_v(c, fit, len, ctl, ctl_len, res, &c->verdict[VFIT_AUDIT_VFIT]);
+		vfit_v(a, c->name, fit, len, ctl, ctl_len, res, &c->verdict[VFIT_AUDIT_VFIT]);
 		uboot(a, c, fit, len, ctl, &head, &c->verdict[VFIT_AUDIT_HEAD]);
 		uboot(a, c, fit, len, ctl, &u2023, &c->verdict[VFIT_AUDIT_2023]);
 		uboot(a, c, fit, len, ctl, &debian, &c->verdict[VFIT_AUDIT_DEBIAN]);
 	}
+	/* What the device boots when nothing names a configuration. */
+	vfit_v(a, NULL, fit, len, ctl, ctl_len, res, &a->default_verdict);
+	a->have_verdicts = 1;
 	free(res);
 }

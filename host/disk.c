@@ -301,7 +301,8 @@ static void info_state(FILE *f, const struct vfit_disk_rec *rec)
 	if (st.booted == VFIT_BOOT_NONE)
 		fprintf(f, "no slot booted last; state %u\n", st.seq);
 	else
-		fprintf(f, "slot %c booted last, at state %u\n", 'A' + st.booted, st.seq);
+		fprintf(f, "%s booted last, at state %u\n",
+			vfit_boot_chain_to_string((enum vfit_boot_chain)st.booted), st.seq);
 }
 
 /* The OS's pending confirmation (an unreadable one counts as none, as on the device). */

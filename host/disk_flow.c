@@ -13,10 +13,17 @@
  * refused or failed update changes nothing.
  *
  * mark-good only asks: it writes the confirmation record (vfit/disk.h)
- * naming the slot that booted last.  The device acts on it at its next
- * power-on (vfit_boot_mark_good(): verified again, trial ended, counters
- * advanced): the counters belong to the device, and the host never moves
- * them.
+ * naming the chain that booted last (a slot, or recovery).  The device
+ * acts on it at its next power-on (vfit_boot_mark_good(): verified again,
+ * trial ended, counters advanced): the counters belong to the device, and
+ * the host never moves them.
+ *
+ * With --tpm (a device whose trust state is in its TPM, docs/trust-state.md)
+ * both read the state and the counters from the TPM and ask through the
+ * TPM's request index with owner authorization: what only a running OS
+ * can do, never someone who can write the disk alone.  update still
+ * writes the disk (the slot, and the state's copy the OS reads); the
+ * request makes the device try it.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -24,8 +31,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "vfit/boot.h"
+#include "vfit/boot_tpm.h"
 #include "disk_int.h"
+#include "tpm_dev.h"
 
 /* The QEMU virt stage's RAM (ports/qemu-virt/plat.c): only the staging area is used. */
 #define RAM_BASE 0x40000000u
@@ -40,10 +48,60 @@ struct dev {
 	int fd;                 /* the temporary copy every op reads and writes */
 	const void *rom;
 	size_t rom_len;
+	struct vfit_trust *trust;       /* --tpm: state and counters from the TPM */
 	struct vfit_err e;      /* the first I/O error, for the exit line */
 };
 
 static struct vfit_disk_rec rec;
+
+/* ---- the TPM, as the OS --------------------------------------------------------- */
+
+struct os_tpm {
+	struct vfit_tpm_dev dev;
+	struct vfit_tpm tpm;
+	struct vfit_trust t;
+};
+
+static int tpm_fail(const struct vfit_trust *t, const char *path, enum vfit_boot_why w,
+		    struct vfit_err *e)
+{
+	return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: TPM: %s (%s%s%s)", path,
+			    vfit_boot_why_to_string(w), t->what ? t->what : "",
+			    t->rc ? " " : "", t->rc ? vfit_tpm_rc_to_string(t->rc) : "");
+}
+
+/* The device's trust state, read as the running OS reads it. */
+static int tpm_attach(struct os_tpm *o, const char *path, struct vfit_err *e)
+{
+	struct vfit_tpm_transport tr;
+	enum vfit_boot_why w;
+
+	if (vfit_tpm_dev_open(&o->dev, path, e))
+		return -1;
+	vfit_tpm_dev_transport(&o->dev, &tr);
+	vfit_tpm_init(&o->tpm, &tr);
+	w = vfit_trust_attach(&o->t, &o->tpm);
+	return w ? tpm_fail(&o->t, path, w, e) : 0;
+}
+
+/* The TPM's state (the default one before the first boot wrote it). */
+static void tpm_state(struct vfit_trust *t, struct vfit_boot_state *st)
+{
+	uint8_t buf[VFIT_BOOT_STATE_SIZE];
+	size_t len;
+
+	if (vfit_trust_state_read(t, buf, sizeof(buf), &len) ||
+	    vfit_boot_state_decode(buf, len, st))
+		vfit_boot_state_default(st);
+}
+
+static int tpm_ask(struct os_tpm *o, const char *path, const struct vfit_boot_request *rq,
+		   struct vfit_err *e)
+{
+	enum vfit_boot_why w = vfit_trust_ask(&o->t, rq, NULL, 0);
+
+	return w ? tpm_fail(&o->t, path, w, e) : 0;
+}
 
 /* ---- chains ---------------------------------------------------------------- */
 
@@ -149,6 +207,8 @@ static enum vfit_io op_state_read(void *plat, void *buf, size_t cap, size_t *len
 {
 	struct dev *v = plat;
 
+	if (v->trust)
+		return vfit_trust_state_read(v->trust, buf, cap, len);
 	if (vfit_disk_rec_load(&v->d, v->fd, P_STATE, 0, VFIT_REC_STATE, &rec, &v->e))
 		return VFIT_IO_ERROR;
 	if (!rec.len)
@@ -174,6 +234,8 @@ static enum vfit_io op_counter_read(void *plat, const char *name, uint64_t *valu
 {
 	struct dev *v = plat;
 
+	if (v->trust)
+		return vfit_trust_counter_read(v->trust, name, value);
 	if (vfit_disk_rec_load(&v->d, v->fd, P_COUNTERS, 0, VFIT_REC_COUNTERS, &rec, &v->e))
 		return VFIT_IO_ERROR;
 	switch (vfit_ctr_get(rec.payload, rec.len, name, value)) {
@@ -212,13 +274,15 @@ static int stores_ok(struct dev *v, struct vfit_err *e)
 
 	if (vfit_disk_rec_load(&v->d, v->fd, P_STATE, 0, VFIT_REC_STATE, &rec, e))
 		return -1;
-	if (op_counter_read(v, "kernel", &x))
+	/* With a TPM the disk's counter partition is not read, by the device either. */
+	if (!v->trust && op_counter_read(v, "kernel", &x))
 		return vfit_err_set(e, v->e.status, "%s", v->e.msg);
 	return 0;
 }
 
+/* The update; *target: the slot now offered for a trial. */
 static int run_update(struct dev *v, const void *const fit[], const size_t len[],
-		      unsigned int n, struct vfit_err *e)
+		      unsigned int n, uint8_t *target, struct vfit_err *e)
 {
 	static struct vfit_boot_scratch scratch;
 	static struct vfit_boot_event events[256];
@@ -243,6 +307,7 @@ static int run_update(struct dev *v, const void *const fit[], const size_t len[]
 	r = vfit_boot_update(&ops, &lay, &scratch, &report, fit, len, n);
 	fflush(stdout);
 	munmap(p, RAM_SIZE);
+	*target = scratch.state.active;
 	if (r == VFIT_BOOT_DONE)
 		return 0;
 	if (r == VFIT_BOOT_REFUSED)
@@ -254,10 +319,13 @@ static int run_update(struct dev *v, const void *const fit[], const size_t len[]
 			    vfit_boot_why_to_string(report.why));
 }
 
-int vfit_disk_update(const char *path, const char *rom, char *const fits[], unsigned int n,
-		     struct vfit_err *e)
+int vfit_disk_update(const char *path, const char *rom, const char *tpm, char *const fits[],
+		     unsigned int n, struct vfit_err *e)
 {
+	static struct os_tpm o;
 	static struct dev v;
+	struct vfit_boot_request rq = { 0, VFIT_BOOT_NONE, VFIT_BOOT_NONE };
+	struct vfit_boot_state st;
 	const void *fit[VFIT_BOOT_MAX_STAGES] = { 0 };
 	size_t len[VFIT_BOOT_MAX_STAGES] = { 0 };
 	unsigned int mapped = 0, i;
@@ -268,9 +336,17 @@ int vfit_disk_update(const char *path, const char *rom, char *const fits[], unsi
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "update takes 1 to %d FITs",
 				    VFIT_BOOT_MAX_STAGES);
 	memset(&v, 0, sizeof(v));
+	o.dev.fd = -1;
 	if (vfit_disk_open(&v.d, path, O_RDONLY, e))
 		return -1;
 	v.fd = -1;
+	if (tpm) {
+		if (tpm_attach(&o, tpm, e))
+			goto out;
+		v.trust = &o.t;
+		tpm_state(&o.t, &st);
+		rq.seq = st.seq;
+	}
 	if (vfit_file_map(rom, &v.rom, &v.rom_len, e))
 		goto out;
 	for (; mapped < n; mapped++)
@@ -279,21 +355,72 @@ int vfit_disk_update(const char *path, const char *rom, char *const fits[], unsi
 	v.fd = vfit_disk_tmp_open(path, v.d.fd, v.d.lbas * SEC, &tmp, e);
 	if (v.fd < 0)
 		goto out;
-	if (stores_ok(&v, e) || run_update(&v, fit, len, n, e)) {
+	if (stores_ok(&v, e) || run_update(&v, fit, len, n, &rq.install, e)) {
 		vfit_disk_tmp_abort(v.fd, &tmp);
 		goto out;
 	}
 	r = vfit_disk_tmp_commit(v.fd, &tmp, e);
+	/* The disk holds the new slot; now the device is asked to try it. */
+	if (!r && tpm) {
+		r = tpm_ask(&o, tpm, &rq, e);
+		if (!r)
+			printf("update: the device is asked through the TPM to try slot %c\n",
+			       'A' + rq.install);
+	}
 out:
 	for (i = 0; i < mapped; i++)
 		vfit_file_unmap(fit[i], len[i]);
 	if (v.rom)
 		vfit_file_unmap(v.rom, v.rom_len);
+	vfit_tpm_dev_close(&o.dev);
 	close(v.d.fd);
 	return r;
 }
 
-int vfit_disk_mark_good(const char *path, struct vfit_err *e)
+/* The chain to confirm: the one that booted last, unless none did or its slot is bad. */
+static int confirmable(const char *path, const struct vfit_boot_state *st, struct vfit_err *e)
+{
+	if (st->booted == VFIT_BOOT_NONE)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: nothing booted yet", path);
+	if (st->booted < VFIT_BOOT_SLOTS && st->status[st->booted] == VFIT_SLOT_BAD)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: slot %c is marked bad", path,
+				    'A' + st->booted);
+	return 0;
+}
+
+static const char *chain_name(unsigned int c)
+{
+	return vfit_boot_chain_to_string((enum vfit_boot_chain)c);
+}
+
+/* With a TPM: the state from the TPM, the request into its request index. */
+static int mark_good_tpm(const char *path, const char *tpm, struct vfit_err *e)
+{
+	static struct os_tpm o;
+	struct vfit_boot_state st;
+	struct vfit_boot_request rq;
+	int r = -1;
+
+	o.dev.fd = -1;
+	if (tpm_attach(&o, tpm, e))
+		goto out;
+	tpm_state(&o.t, &st);
+	if (confirmable(path, &st, e))
+		goto out;
+	rq.seq = st.seq;
+	rq.confirm = st.booted;
+	rq.install = VFIT_BOOT_NONE;
+	r = tpm_ask(&o, tpm, &rq, e);
+	if (!r)
+		printf("mark-good: %s (booted at state %u) is confirmed at the next boot, which "
+		       "verifies it again and advances its rollback counters (asked through the "
+		       "TPM)\n", chain_name(st.booted), st.seq);
+out:
+	vfit_tpm_dev_close(&o.dev);
+	return r;
+}
+
+int vfit_disk_mark_good(const char *path, const char *tpm, struct vfit_err *e)
 {
 	static struct vfit_disk_rec conf;
 	struct vfit_boot_state st;
@@ -304,21 +431,16 @@ int vfit_disk_mark_good(const char *path, struct vfit_err *e)
 	struct vfit_out tmp;
 	int fd, r = -1;
 
+	if (tpm)
+		return mark_good_tpm(path, tpm, e);
 	if (vfit_disk_open(&d, path, O_RDONLY, e))
 		return -1;
 	if (vfit_disk_rec_load(&d, d.fd, P_STATE, 0, VFIT_REC_STATE, &rec, e))
 		goto out;
-	if (!rec.len || vfit_boot_state_decode(rec.payload, rec.len, &st) ||
-	    st.booted == VFIT_BOOT_NONE) {
-		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: no slot was booted (none yet, or "
-			     "recovery)", path);
+	if (!rec.len || vfit_boot_state_decode(rec.payload, rec.len, &st))
+		vfit_boot_state_default(&st);
+	if (confirmable(path, &st, e))
 		goto out;
-	}
-	if (st.status[st.booted] == VFIT_SLOT_BAD) {
-		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: slot %c is marked bad", path,
-			     'A' + st.booted);
-		goto out;
-	}
 	/* An unreadable request is replaced: it asks for nothing the device trusts. */
 	(void)vfit_disk_rec_load(&d, d.fd, P_STATE, VFIT_CONFIRM_AT, VFIT_REC_CONFIRM, &conf,
 				 &ignored);
@@ -339,9 +461,9 @@ int vfit_disk_mark_good(const char *path, struct vfit_err *e)
 	}
 	r = vfit_disk_tmp_commit(fd, &tmp, e);
 	if (!r)
-		printf("mark-good: slot %c (booted at state %u) is confirmed at the next boot, "
-		       "which verifies it again and advances its rollback counters\n",
-		       'A' + st.booted, st.seq);
+		printf("mark-good: %s (booted at state %u) is confirmed at the next boot, which "
+		       "verifies it again and advances its rollback counters\n",
+		       chain_name(st.booted), st.seq);
 out:
 	close(d.fd);
 	return r;

@@ -99,9 +99,16 @@ int vfit_disk_open(struct vfit_disk_img *d, const char *path, int flags, struct 
 	d->fd = open(path, flags | O_CLOEXEC | O_NONBLOCK);
 	if (d->fd < 0)
 		return vfit_disk_io_err(e, path, "open");
-	if (fstat(d->fd, &st) || !S_ISREG(st.st_mode) || st.st_size % SEC) {
+	if (fstat(d->fd, &st) || !S_ISREG(st.st_mode)) {
 		close(d->fd);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a disk image file", path);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a regular file", path);
+	}
+	/* A file that is there but is no disk is bad input, as a corrupt disk is. */
+	if (st.st_size % SEC) {
+		close(d->fd);
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a disk image (%lld bytes: not a "
+				    "whole number of %d-byte sectors)", path, (long long)st.st_size,
+				    SEC);
 	}
 	d->lbas = (uint64_t)st.st_size / SEC;
 	if (d->lbas < 3 || (gpt_at(d, 1, ents) && gpt_at(d, d->lbas - 1, ents))) {

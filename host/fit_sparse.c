@@ -279,10 +279,13 @@ fail:
 }
 
 /*
- * The backend's functions get no argument for the file: the one being
- * verified is set for the length of vfit_sparse_verify() (per thread).
+ * The backend: the default one with hash_update replaced, the file being
+ * verified beside it (crypto.h: the table first, converted back in the op).
  */
-static _Thread_local struct vfit_sparse *current;
+struct sparse_crypto {
+	struct vfit_crypto ops;
+	struct vfit_sparse *s;
+};
 
 /* Hashes file bytes [off, off + n) through the piece buffer. */
 static void hash_file(struct vfit_sparse *s, struct vfit_hash_ctx *ctx, size_t off, size_t n)
@@ -298,14 +301,15 @@ static void hash_file(struct vfit_sparse *s, struct vfit_hash_ctx *ctx, size_t o
 	}
 }
 
-static void sparse_update(struct vfit_hash_ctx *ctx, const void *p, size_t n)
+static void sparse_update(const struct vfit_crypto *self, struct vfit_hash_ctx *ctx,
+			  const void *p, size_t n)
 {
-	struct vfit_sparse *s = current;
+	struct vfit_sparse *s = ((const struct sparse_crypto *)self)->s;
 	const char *c = p;
 	size_t off, k, end;
 	int i;
 
-	if (!s || (uintptr_t)c < (uintptr_t)s->m || (uintptr_t)c - (uintptr_t)s->m > s->size ||
+	if ((uintptr_t)c < (uintptr_t)s->m || (uintptr_t)c - (uintptr_t)s->m > s->size ||
 	    n > s->size - ((uintptr_t)c - (uintptr_t)s->m)) {
 		vfit_hash_update(ctx, p, n);
 		return;
@@ -332,17 +336,16 @@ static void sparse_update(struct vfit_hash_ctx *ctx, const void *p, size_t n)
 		vfit_hash_update(ctx, s->m + off, end - off);
 }
 
-static const struct vfit_crypto sparse_crypto = {
-	vfit_hash_init, sparse_update, vfit_hash_final, vfit_sig_verify,
-};
-
 int vfit_sparse_verify(struct vfit_sparse *s, const void *ctl, size_t ctl_len, const char *conf,
 		       unsigned int flags, struct vfit_verify_result *res, struct vfit_err *e)
 {
-	current = s;
-	vfit_verify_with(&sparse_crypto, s->m ? s->m : "", s->size, ctl, ctl_len, conf, flags,
-			 res);
-	current = NULL;
+	struct sparse_crypto cr = { vfit_crypto_default, s };
+	enum vfit_result r;
+
+	cr.ops.hash_update = sparse_update;
+	r = vfit_verify_with(&cr.ops, s->m ? s->m : "", s->size, ctl, ctl_len, conf, flags, res);
+	/* A file that changed meanwhile is an I/O error whatever r says; else r is in res. */
+	(void)r;
 	if (s->failed)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: file changed while being read",
 				    s->path);

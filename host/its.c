@@ -13,17 +13,23 @@
 
 #include "mkimage_int.h"
 
-/* Copies dtc's diagnostics to stderr; 1 if dtc could not open a file the source names. */
-static int forward_stderr(FILE *errf)
+/*
+ * Copies dtc's diagnostics to stderr; 1 if dtc could not open a file the
+ * source names, whose name and reason ("NAME": REASON) go to what.
+ */
+static int forward_stderr(FILE *errf, char *what, size_t size)
 {
-	char line[1024];
+	char line[1024], *p;
 	int missing = 0;
 
 	rewind(errf);
 	while (fgets(line, sizeof(line), errf)) {
 		fputs(line, stderr);
-		if (strstr(line, "Couldn't open \""))
+		p = strstr(line, "Couldn't open \"");
+		if (p && !missing) {
 			missing = 1;
+			snprintf(what, size, "%.*s", (int)strcspn(p + 14, "\n"), p + 14);
+		}
 	}
 	return missing;
 }
@@ -36,6 +42,7 @@ int vfit_its_compile(const char *its, const char *dtc_opts, int defer, struct vf
 	FILE *errf;
 	char *src, *data;
 	size_t len;
+	char what[512];
 	int r, missing;
 
 	if (vfit_file_read(its, 0, &src, &len, e))
@@ -53,12 +60,12 @@ int vfit_its_compile(const char *its, const char *dtc_opts, int defer, struct vf
 	}
 	r = vfit_dtc_run(its, &cmd, fileno(errf), &data, &len, &dtc_e);
 	vfit_dtc_cmd_free(&cmd);
-	missing = forward_stderr(errf);
+	missing = forward_stderr(errf, what, sizeof(what));
 	fclose(errf);
 	/* A missing input is an I/O error (exit 2), as for every other input file. */
 	if (r && missing && dtc_e.status == VFIT_EXIT_REJECT)
-		return vfit_err_set(e, VFIT_EXIT_USAGE,
-				    "%s: dtc cannot open a file it names (/incbin/ or /include/)", its);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: dtc cannot open a file it names "
+				    "(/incbin/ or /include/): %s", its, what);
 	if (r)
 		return vfit_err_set(e, dtc_e.status, "%s", dtc_e.msg);
 	return vfit_fdtbuf_adopt(out, data, len, len + VFIT_FIT_SLACK, its, e);

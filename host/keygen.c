@@ -9,10 +9,14 @@
  * in place: linked without --force (link() fails if the name exists, so
  * an existing key is never replaced), renamed with it.  A failure before
  * that point changes nothing, and a crash never leaves a half-written key.
+ * DIR is made (0700) when it does not exist, and taken away again when
+ * the command fails after making it.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/bio.h>
@@ -93,6 +97,20 @@ static int exists(const char *path, int force, struct vfit_err *e)
 			    path);
 }
 
+/*
+ * The key directory, made (mode 0700: it holds private keys) when missing,
+ * as the README's first command expects in a fresh directory; *made says
+ * so.  Only the last component is made: a mistyped parent stays an error.
+ */
+static int key_dir(const char *dir, int *made, struct vfit_err *e)
+{
+	*made = !mkdir(dir, 0700);
+	if (*made || errno == EEXIST)
+		return 0;
+	return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot make the key directory: %s", dir,
+			    strerror(errno));
+}
+
 int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		struct vfit_err *e)
 {
@@ -101,7 +119,7 @@ int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 	char kpath[PATH_MAX], cpath[PATH_MAX];
 	EVP_PKEY *k = NULL;
 	X509 *x = NULL;
-	int r = -1;
+	int r = -1, made = 0;
 
 	if (bits != 2048 && bits != 3072 && bits != 4096)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "key size %u: use rsa2048, rsa3072 or rsa4096",
@@ -118,7 +136,7 @@ int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		vfit_err_set(e, VFIT_EXIT_USAGE, "certificate creation failed");
 		goto out;
 	}
-	if (write_pem(&ko, kpath, k, NULL, e))
+	if (key_dir(dir, &made, e) || write_pem(&ko, kpath, k, NULL, e))
 		goto out;
 	if (write_pem(&co, cpath, NULL, x, e)) {
 		vfit_out_discard(&ko);
@@ -136,6 +154,8 @@ int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 	}
 	r = 0;
 out:
+	if (r && made)
+		rmdir(dir);
 	X509_free(x);
 	EVP_PKEY_free(k);
 	return r;
@@ -149,7 +169,7 @@ int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curv
 	const char *group = curve == VFIT_EC_P256 ? "P-256"
 			    : curve == VFIT_EC_P384 ? "P-384" : NULL;
 	EVP_PKEY *k;
-	int r;
+	int r, made;
 
 	if (!group)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "ECDSA curve: use ecdsa256 or ecdsa384");
@@ -158,7 +178,10 @@ int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curv
 	k = EVP_PKEY_Q_keygen(NULL, NULL, "EC", group);
 	if (!k)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "ECDSA key generation failed");
-	r = write_pem(&ko, kpath, k, NULL, e) || vfit_out_commit(&ko, e) ? -1 : 0;
+	r = key_dir(dir, &made, e) || write_pem(&ko, kpath, k, NULL, e) ||
+	    vfit_out_commit(&ko, e) ? -1 : 0;
+	if (r && made)
+		rmdir(dir);
 	EVP_PKEY_free(k);
 	return r;
 }

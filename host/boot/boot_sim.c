@@ -357,17 +357,46 @@ static int map_ram(struct vfit_boot_sim *s, bool prefault, struct vfit_err *e)
 	return 0;
 }
 
-static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
-		    bool prefault, struct vfit_err *e);
+static int sim_open(struct vfit_boot_sim *s, const char *dir, bool no_ctr, bool prefault,
+		    struct vfit_err *e);
 
-int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
-		       bool prefault, struct vfit_err *e)
+/*
+ * The ROM decides where the trust state is (vfit_trust_required()), never
+ * the command line: a device whose ROM requires a TPM is never booted from
+ * DIR/state, and one whose ROM does not is never booted from a TPM.  A
+ * device directory without rom.dtb (status of a bare TPM) is not checked.
+ */
+static int rom_check(const struct vfit_boot_sim *s, bool tpm, struct vfit_err *e)
 {
-	return sim_open(s, dir, tcti, false, prefault, e);
+	static uint64_t rom[VFIT_BOOT_DTB_MAX / 8];
+	char path[PATH_MAX];
+	enum vfit_boot_why w;
+	size_t len;
+	bool required;
+
+	snprintf(path, sizeof(path), "%s/rom.dtb", s->dir);
+	if (vfit_read_small(path, rom, sizeof(rom), &len) || vfit_control_check(rom, len, NULL))
+		return 0;       /* none, or one the flow refuses itself, naming it */
+	w = vfit_trust_required(rom, &required);
+	if (w)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s", path, vfit_boot_why_to_string(w));
+	if (required && !tpm)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: the ROM requires the trust state in a "
+				    "TPM (/config vfit,tpm): use --trust", path);
+	if (!required && tpm)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: the ROM trusts no TPM (no /config "
+				    "vfit,tpm = \"required\"): --trust refused", path);
+	return 0;
 }
 
-static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, bool no_ctr,
-		    bool prefault, struct vfit_err *e)
+int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, bool prefault,
+		       struct vfit_err *e)
+{
+	return sim_open(s, dir, false, prefault, e);
+}
+
+static int sim_open(struct vfit_boot_sim *s, const char *dir, bool no_ctr, bool prefault,
+		    struct vfit_err *e)
 {
 	struct vfit_boot_ops *o = &s->ops;
 	char path[PATH_MAX];
@@ -380,13 +409,10 @@ static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, 
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a device directory", dir);
 	s->crash_after = crash ? atoi(crash) : 0;
-	if (read_ram(s, e) || map_ram(s, prefault, e))
+	if (rom_check(s, no_ctr, e) || read_ram(s, e) || map_ram(s, prefault, e))
 		return -1;
 	if (no_ctr) {
 		s->ctr = NULL;
-	} else if (tcti) {
-		snprintf(path, sizeof(path), "%s/tpm-auth", dir);
-		s->ctr = vfit_ctr_tpm_open(tcti, path, e);
 	} else {
 		snprintf(path, sizeof(path), "%s/counters", dir);
 		s->ctr = vfit_ctr_file_open(path, e);
@@ -413,40 +439,70 @@ static int sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti, 
 
 struct vfit_sim_trust {
 	struct vfit_tpm_sock sock;
+	struct vfit_tpm_transport real;
+	struct vfit_boot_sim *sim;
 	struct vfit_tpm tpm;
 	struct vfit_trust t;
 	struct vfit_tpm_log log;
 	uint8_t log_mem[0x10000];
 };
 
+/*
+ * The power-cut hook at the TPM: every NV_Write is a durable step before
+ * it is sent and another once the TPM answered, so VFIT_BOOT_CRASH_AFTER
+ * cuts just before or just after each write of either index.
+ */
+static enum vfit_tpm_result cut_xfer(void *ctx, const uint8_t *cmd, size_t cmd_len,
+				     uint8_t *rsp, size_t rsp_cap, size_t *rsp_len)
+{
+	struct vfit_sim_trust *st = ctx;
+	/* TPM_CC_NV_Write */
+	bool nv_write = cmd_len >= 10 && !memcmp(cmd + 6, "\x00\x00\x01\x37", 4);
+	enum vfit_tpm_result r;
+
+	if (nv_write)
+		step(st->sim);
+	r = st->real.xfer(st->real.ctx, cmd, cmd_len, rsp, rsp_cap, rsp_len);
+	if (nv_write)
+		step(st->sim);
+	return r;
+}
+
+static struct vfit_trust *trust_of(void *plat)
+{
+	return &((struct vfit_boot_sim *)plat)->trust->t;
+}
+
 static enum vfit_io trust_state_read(void *plat, void *buf, size_t cap, size_t *len)
 {
-	return vfit_trust_state_read(&((struct vfit_boot_sim *)plat)->trust->t, buf, cap, len);
+	return vfit_trust_state_read(trust_of(plat), buf, cap, len);
 }
 
 static enum vfit_io trust_state_write(void *plat, const void *buf, size_t len)
 {
-	step(plat);
-	return vfit_trust_state_write(&((struct vfit_boot_sim *)plat)->trust->t, buf, len);
+	return vfit_trust_state_write(trust_of(plat), buf, len);
 }
 
 static enum vfit_io trust_counter_read(void *plat, const char *name, uint64_t *value)
 {
-	return vfit_trust_counter_read(&((struct vfit_boot_sim *)plat)->trust->t, name, value);
+	return vfit_trust_counter_read(trust_of(plat), name, value);
 }
 
 static enum vfit_io trust_counter_advance(void *plat, const char *name, uint64_t value)
 {
-	step(plat);
-	return vfit_trust_counter_advance(&((struct vfit_boot_sim *)plat)->trust->t, name, value);
+	return vfit_trust_counter_advance(trust_of(plat), name, value);
+}
+
+static enum vfit_io trust_commit(void *plat, bool keep)
+{
+	return vfit_trust_commit(trust_of(plat), keep);
 }
 
 static enum vfit_io trust_measure(void *plat, unsigned int pcr, uint32_t type,
 				  const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
 				  size_t len)
 {
-	return vfit_trust_measure(&((struct vfit_boot_sim *)plat)->trust->t, pcr, type, digest,
-				  event, len);
+	return vfit_trust_measure(trust_of(plat), pcr, type, digest, event, len);
 }
 
 static int trust_fail(const struct vfit_trust *t, enum vfit_boot_why w, struct vfit_err *e)
@@ -457,33 +513,48 @@ static int trust_fail(const struct vfit_trust *t, enum vfit_boot_why w, struct v
 			    t->rc ? vfit_tpm_rc_to_string(t->rc) : "");
 }
 
+/* The OS's pending request, acted on and cleared before the boot (as the stage does). */
+static int serve(struct vfit_boot_sim *s, struct vfit_err *e)
+{
+	static struct vfit_boot_scratch scratch;
+	static struct vfit_boot_event ev[64];
+	static struct vfit_boot_report rep;
+	enum vfit_boot_why w;
+
+	vfit_boot_report_init(&rep, ev, sizeof(ev) / sizeof(ev[0]));
+	w = vfit_trust_serve(&s->trust->t, &s->ops, &s->layout, &scratch, &rep);
+	fflush(stdout);
+	return w ? trust_fail(&s->trust->t, w, e) : 0;
+}
+
 int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *sockdir,
-			bool define, bool prefault, struct vfit_err *e)
+			enum vfit_sim_role role, bool prefault, struct vfit_err *e)
 {
 	struct vfit_boot_ops *o = &s->ops;
-	struct vfit_tpm_transport tr;
+	struct vfit_tpm_transport tr = { cut_xfer, NULL };
 	struct vfit_sim_trust *st;
 	char data[PATH_MAX], ctrl[PATH_MAX];
 	enum vfit_boot_why w;
 
-	if (sim_open(s, dir, NULL, true, prefault, e))
+	if (sim_open(s, dir, true, prefault, e))
 		return -1;
-
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
 	s->trust = st;
+	st->sim = s;
+	tr.ctx = st;
 	snprintf(data, sizeof(data), "%s/data", sockdir);
 	snprintf(ctrl, sizeof(ctrl), "%s/ctrl", sockdir);
 	if (vfit_tpm_sock_open(&st->sock, data, ctrl))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot connect to swtpm: %s", data,
 				    strerror(errno));
 	/* A power-on: the platform hierarchy is the firmware's again. */
-	if (vfit_tpm_sock_power_cycle(&st->sock))
+	if (role != VFIT_SIM_OS && vfit_tpm_sock_power_cycle(&st->sock))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: swtpm power cycle failed", ctrl);
-	vfit_tpm_sock_transport(&st->sock, &tr);
+	vfit_tpm_sock_transport(&st->sock, &st->real);
 	vfit_tpm_init(&st->tpm, &tr);
-	if (define) {
+	if (role == VFIT_SIM_FACTORY) {
 		enum vfit_tpm_result r = vfit_tpm_startup_clear(&st->tpm);
 
 		if (r && r != VFIT_TPM_ERR_INITIALIZED)
@@ -492,15 +563,22 @@ int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *so
 		w = vfit_trust_define(&st->t, &st->tpm);
 		return w ? trust_fail(&st->t, w, e) : 0;
 	}
+	o->counter_advance = NULL;
+	o->state_read = trust_state_read;
+	o->counter_read = trust_counter_read;
+	if (role == VFIT_SIM_OS) {
+		/* The OS keeps its copy of the state in DIR/state and moves no counter. */
+		w = vfit_trust_attach(&st->t, &st->tpm);
+		return w ? trust_fail(&st->t, w, e) : 0;
+	}
 	w = vfit_trust_open(&st->t, &st->tpm, &st->log, st->log_mem, sizeof(st->log_mem));
 	if (w)
 		return trust_fail(&st->t, w, e);
-	o->state_read = trust_state_read;
 	o->state_write = trust_state_write;
-	o->counter_read = trust_counter_read;
 	o->counter_advance = trust_counter_advance;
+	o->commit = trust_commit;
 	o->measure = trust_measure;
-	return 0;
+	return serve(s, e);
 }
 
 int vfit_boot_sim_trust_lock(struct vfit_boot_sim *s, struct vfit_err *e)
@@ -508,6 +586,49 @@ int vfit_boot_sim_trust_lock(struct vfit_boot_sim *s, struct vfit_err *e)
 	enum vfit_boot_why w = vfit_trust_lock(&s->trust->t);
 
 	return w ? trust_fail(&s->trust->t, w, e) : 0;
+}
+
+/* The OS's request at the TPM state's sequence number, printed as vfit disk prints it. */
+static int ask(struct vfit_boot_sim *s, uint8_t confirm, uint8_t install, struct vfit_err *e)
+{
+	struct vfit_trust *t = &s->trust->t;
+	struct vfit_boot_request rq = { 0, confirm, install };
+	struct vfit_boot_state st;
+	uint8_t buf[VFIT_BOOT_STATE_SIZE];
+	enum vfit_boot_why w;
+	size_t len;
+
+	if (vfit_trust_state_read(t, buf, sizeof(buf), &len) ||
+	    vfit_boot_state_decode(buf, len, &st))
+		vfit_boot_state_default(&st);
+	rq.seq = st.seq;
+	if (install == VFIT_BOOT_NONE) {
+		if (st.booted == VFIT_BOOT_NONE)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: nothing booted yet");
+		if (st.booted < VFIT_BOOT_SLOTS && st.status[st.booted] == VFIT_SLOT_BAD)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: slot %c is marked bad",
+					    'A' + st.booted);
+		rq.confirm = st.booted;
+	}
+	w = vfit_trust_ask(t, &rq, NULL, 0);
+	if (w)
+		return trust_fail(t, w, e);
+	if (install == VFIT_BOOT_NONE)
+		printf("mark-good: %s (booted at state %u) is confirmed at the next boot\n",
+		       vfit_boot_chain_to_string((enum vfit_boot_chain)st.booted), st.seq);
+	else
+		printf("update: the device is asked through the TPM to try slot %c\n", 'A' + install);
+	return 0;
+}
+
+int vfit_boot_sim_ask_confirm(struct vfit_boot_sim *s, struct vfit_err *e)
+{
+	return ask(s, VFIT_BOOT_NONE, VFIT_BOOT_NONE, e);
+}
+
+int vfit_boot_sim_ask_install(struct vfit_boot_sim *s, unsigned int slot, struct vfit_err *e)
+{
+	return ask(s, VFIT_BOOT_NONE, (uint8_t)slot, e);
 }
 
 void vfit_boot_sim_close(struct vfit_boot_sim *s)

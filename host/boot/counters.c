@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Rollback counters: what both backends share (name rules, dispatch, the
- * atomic file write).  The backends are host/counters_file.c and
- * host/counters_tpm.c.
+ * Rollback counters: the name rules and the calls of the store's backend
+ * (host/boot/counters_file.c; the TPM store of vfit boot --trust is
+ * lib/boot/boot_tpm.c's NV index instead).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Private to host/counters*.c: the backend interface behind struct vfit_ctr_store. */
+/* Private to host/boot/counters*.c: the backend interface behind struct vfit_ctr_store. */
 #ifndef VFIT_COUNTERS_INT_H
 #define VFIT_COUNTERS_INT_H
 
@@ -38,7 +38,7 @@ static inline int ctr_write(const char *path, const void *data, size_t len, int 
 	return vfit_out_file(&o, path, data, len, e);
 }
 
-/* Big-endian fields of the stores' on-disk and NV formats. */
+/* Big-endian fields of the store's on-disk format. */
 static inline void ctr_put_be(uint8_t *p, uint64_t v, int n)
 {
 	while (n--) {

@@ -21,10 +21,44 @@ enum vfit_audit_sev {
 	VFIT_AUDIT_ERROR,
 };
 
+/*
+ * The finding classes: the number is the stable id (VA001 ...), never
+ * reused for another class, so CI can match on it; the registry
+ * (host/audit_registry.c) holds each one's name and default fix.
+ */
+enum vfit_audit_class {
+	VFIT_VA_WEAK_HASH_ONLY = 1,     /* VA001 weak-hash-only */
+	VFIT_VA_UNSIGNED_CONFIG,        /* VA002 unsigned-config */
+	VFIT_VA_IMAGE_SIG_ONLY,         /* VA003 image-sig-only */
+	VFIT_VA_NO_REQUIRED_KEY,        /* VA004 no-required-key */
+	VFIT_VA_REQUIRED_SAYS_NOTHING,  /* VA005 required-says-nothing */
+	VFIT_VA_HASHED_NODES_GAP,       /* VA006 hashed-nodes-gap */
+	VFIT_VA_UNIT_ADDRESS,           /* VA007 unit-address */
+	VFIT_VA_RSA_KEY_SMALL,          /* VA008 rsa-key-small */
+	VFIT_VA_SHA1,                   /* VA009 sha1 */
+	VFIT_VA_KEY_NOT_IN_CONTROL,     /* VA010 key-not-in-control */
+	VFIT_VA_DEFAULT_WEAKER,         /* VA011 default-weaker */
+	VFIT_VA_UNREFERENCED_IMAGE,     /* VA012 unreferenced-image */
+	VFIT_VA_LOAD_OVERLAP,           /* VA013 load-overlap */
+	VFIT_VA_LOAD_LOADER_REGION,     /* VA014 load-loader-region */
+	VFIT_VA_ENTRY_OUTSIDE_KERNEL,   /* VA015 entry-outside-kernel */
+	VFIT_VA_REQUIRED_MODE,          /* VA016 required-mode */
+	VFIT_VA_MIXED_ALGORITHMS,       /* VA017 mixed-algorithms */
+	VFIT_VA_FUTURE_TIMESTAMP,       /* VA018 future-timestamp */
+	VFIT_VA_EXTERNAL_UNSIGNED,      /* VA019 external-unsigned */
+	VFIT_VA_DM_VERITY,              /* VA020 dm-verity */
+	VFIT_VA_ENCRYPTED_IMAGE,        /* VA021 encrypted-image */
+	VFIT_VA_NO_HASH,                /* VA022 no-hash */
+	VFIT_VA_UNSIGNED_SIGNATURE,     /* VA023 unsigned-signature */
+	VFIT_VA_DEFAULT_REFUSED,        /* VA024 default-refused */
+	VFIT_VA_END
+};
+
 /* One finding: severity, stable id (VAnnn) and name, where, what, the fix. */
 struct vfit_audit_finding {
 	enum vfit_audit_sev sev;
-	const char *id;             /* "VA001": never reused for another class */
+	enum vfit_audit_class cls;
+	char id[8];                 /* "VA001": the class number */
 	const char *name;           /* "weak-hash-only" */
 	const char *file;           /* the FIT or the .its it came from */
 	char node[256];
@@ -120,6 +154,8 @@ struct vfit_audit {
 	int from_its;               /* a compiled .its: nothing hashed or signed yet */
 	int have_verdicts;
 	char default_conf[128];
+	/* vfit's verdict on what the device boots: the default configuration (have_verdicts) */
+	struct vfit_audit_verdict default_verdict;
 	uint64_t now;               /* for timestamps in the future */
 	/* a typical loader region the loads must not touch (--loader) */
 	uint64_t loader_addr, loader_size;
@@ -154,22 +190,29 @@ int vfit_audit_its(struct vfit_audit *a, const char *its, const char *ctl_file, 
 		   size_t ctl_len, struct vfit_err *e);
 void vfit_audit_free(struct vfit_audit *a);
 
-/* Adds one finding (host/audit.c); the text is printf-formatted. */
-void vfit_audit_add(struct vfit_audit *a, enum vfit_audit_sev sev, const char *id,
+/*
+ * Adds one finding of class cls (host/audit_registry.c); the text is
+ * printf-formatted, fix NULL or "" takes the class's own.
+ */
+void vfit_audit_add(struct vfit_audit *a, enum vfit_audit_sev sev, enum vfit_audit_class cls,
 		    const char *node, const char *prop, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
-
-/* The verdicts of every configuration (host/audit_verdict.c). */
-void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, const void *ctl,
-			 size_t ctl_len);
 
 /* Reports (host/audit_report.c): the human table and lines, or one JSON object. */
 const char *vfit_audit_sev_name(enum vfit_audit_sev s);
 const char *vfit_audit_verifier_name(enum vfit_audit_verifier v);
 void vfit_audit_print(FILE *f, const struct vfit_audit *a);
-void vfit_audit_json(FILE *f, const struct vfit_audit *a);
-/* The picture (host/audit_svg.c): a standalone SVG document. */
-void vfit_audit_svg(FILE *f, const struct vfit_audit *a);
+/*
+ * The report as one JSON object; a failing run (status non-zero: findings
+ * at or above --fail-on) adds the member vfit_json_error() writes, with
+ * line, the run's line on stderr.
+ */
+void vfit_audit_json(FILE *f, const struct vfit_audit *a, int status, const char *line);
+/*
+ * The picture (host/audit_svg.c): a standalone SVG document.  0, or -1
+ * when memory ran out (then f holds no complete picture).
+ */
+int vfit_audit_svg(FILE *f, const struct vfit_audit *a);
 /* The picture written atomically to path (a failure leaves path as it was). */
 int vfit_audit_svg_write(const struct vfit_audit *a, const char *path, struct vfit_err *e);
 /* Findings at or above sev. */

@@ -28,16 +28,20 @@ int vfit_disk_counter(const char *path, const char *name, uint64_t value, struct
  * Field update as the OS does it: vfit_boot_update() over the disk, with
  * the ROM control DTB rom (the keys the device trusts) and the FIT files
  * fits[0..n) (1..VFIT_BOOT_MAX_STAGES).  Prints the flow's console text;
- * the disk changes only when the update is done (exit 1: refused).
+ * the disk changes only when the update is done (exit 1: refused).  tpm
+ * (NULL: none): a TPM device or swtpm socket directory (host/tpm_dev.h)
+ * whose trust state and counters the update is checked against, and
+ * through whose request index the device is then asked to try the slot.
  */
-int vfit_disk_update(const char *path, const char *rom, char *const fits[], unsigned int n,
-		     struct vfit_err *e);
+int vfit_disk_update(const char *path, const char *rom, const char *tpm, char *const fits[],
+		     unsigned int n, struct vfit_err *e);
 
 /*
- * The OS confirms the slot that booted last: writes the confirmation
- * request the device honours at its next boot (vfit/disk.h).
+ * The OS confirms the chain that booted last (a slot, or recovery): writes
+ * the confirmation request the device honours at its next boot
+ * (vfit/disk.h), or with tpm asks through the TPM's request index.
  */
-int vfit_disk_mark_good(const char *path, struct vfit_err *e);
+int vfit_disk_mark_good(const char *path, const char *tpm, struct vfit_err *e);
 
 /* Lists partitions, chains, state and counters; fails (1) on any corrupt structure. */
 int vfit_disk_info(FILE *f, const char *path, struct vfit_err *e);

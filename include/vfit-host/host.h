@@ -209,11 +209,29 @@ struct vfit_legacy {
 /* Writes the image atomically, byte for byte as mkimage does. */
 int vfit_legacy_write(const struct vfit_legacy *l, const char *out, struct vfit_err *e);
 
-/* New RSA key pair DIR/NAME.key (0600) + DIR/NAME.crt (self-signed, CN=NAME). */
+/*
+ * New RSA key pair DIR/NAME.key (0600) + DIR/NAME.crt (self-signed,
+ * CN=NAME); DIR is made (0700) when missing (both keygen calls).
+ */
 int vfit_keygen(const char *dir, const char *name, unsigned int bits, int force,
 		struct vfit_err *e);
 /* New ECDSA key DIR/NAME.pem (PKCS#8 PEM, 0600) on P-256 or P-384: what mkimage reads. */
 int vfit_keygen_ecdsa(const char *dir, const char *name, enum vfit_ec_curve curve, int force,
 		      struct vfit_err *e);
+
+/* ---- JSON output (host/json.c) ---------------------------------------- */
+
+/*
+ * s as a JSON string (RFC 8259), or null for NULL: quote, backslash and
+ * control characters escaped, well-formed UTF-8 kept as it is, any other
+ * byte written as \u00XX, so the output is valid JSON for any input.
+ */
+void vfit_json_str(FILE *f, const char *s);
+/*
+ * The member every failing --json run has in the object it prints:
+ * "error":{"status":STATUS,"message":LINE}, STATUS the exit status and
+ * LINE the one line printed on stderr (without its newline).
+ */
+void vfit_json_error(FILE *f, int status, const char *line);
 
 #endif

@@ -13,7 +13,6 @@
  *                            default one region VFIT_SIM_RAM_BASE:VFIT_SIM_RAM_SIZE)
  *   DIR/state                boot state blob (written by the flow)
  *   DIR/counters             rollback counter file store (vfit_ctr_file_*)
- *   DIR/tpm-auth             authValue of the TPM counters (with --tpm)
  *
  * Test hook: VFIT_BOOT_CRASH_AFTER=N makes the process _exit(99) right
  * after its N-th durable step (a temporary file written and fsync'd, a
@@ -53,29 +52,46 @@ struct vfit_boot_sim {
 
 /*
  * Opens the device at dir: maps the RAM regions, and opens the counter
- * store -- the TPM through tcti when given, else DIR/counters.  With
- * prefault the RAM is populated at once, so timings measure the flow
- * rather than the host's first-touch page faults (a device's RAM has
- * none); it costs the whole simulated RAM in memory.  Events are printed
- * on stdout with vfit_boot_format_event().  Returns 0, or -1 with e set.
+ * store DIR/counters.  With prefault the RAM is populated at once, so
+ * timings measure the flow rather than the host's first-touch page faults
+ * (a device's RAM has none); it costs the whole simulated RAM in memory.
+ * Events are printed on stdout with vfit_boot_format_event().  Returns 0,
+ * or -1 with e set.
  */
-int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, const char *tcti,
-		       bool prefault, struct vfit_err *e);
+int vfit_boot_sim_open(struct vfit_boot_sim *s, const char *dir, bool prefault,
+		       struct vfit_err *e);
 void vfit_boot_sim_close(struct vfit_boot_sim *s);
+
+/* Who talks to the TPM in a --trust command. */
+enum vfit_sim_role {
+	VFIT_SIM_POWER_ON,             /* the stage at a power-on: the OS's request served */
+	VFIT_SIM_FACTORY,              /* the factory: both NV indices defined, nothing else */
+	VFIT_SIM_OS,                   /* the running OS: reads, asks through the request index */
+};
 
 /*
  * vfit_boot_sim_open() with the stage's TPM trust state
  * (include/vfit/boot_tpm.h, docs/trust-state.md) instead of DIR/state and
  * the counter store: swtpm's UNIX sockets
  * sockdir/data and sockdir/ctrl (swtpm socket --server type=unixio,path=D/data
- * --ctrl type=unixio,path=D/ctrl --flags not-need-init).  Each command is a
- * power-on: the TPM is power-cycled, started and its NV index checked as
- * the stage checks it; define: the factory step instead (the index is
- * defined, nothing else).  0, or -1 with e set (status 1: the TPM cannot
- * be trusted, named); vfit_boot_sim_close() in every case.
+ * --ctrl type=unixio,path=D/ctrl --flags not-need-init).  POWER_ON: the
+ * TPM is power-cycled, started and its NV indices checked as the stage
+ * checks them, and the OS's pending request acted on; FACTORY: the
+ * indices defined instead; OS: no power cycle, the trust state read with
+ * the index's own (empty) password, state writes going to DIR/state (the
+ * disk's copy the OS keeps), no counter moved.  A DIR/rom.dtb must
+ * require the TPM (/config vfit,tpm), as a ROM without that property
+ * trusts none.  0, or -1 with e set (status 1: the TPM cannot be trusted,
+ * named); vfit_boot_sim_close() in every case.
  */
 int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *sockdir,
-			bool define, bool prefault, struct vfit_err *e);
+			enum vfit_sim_role role, bool prefault, struct vfit_err *e);
+/*
+ * The OS asks (role OS): to confirm the chain that booted last, or to try
+ * the slot it installed an update into.  0, or -1 with e set.
+ */
+int vfit_boot_sim_ask_confirm(struct vfit_boot_sim *s, struct vfit_err *e);
+int vfit_boot_sim_ask_install(struct vfit_boot_sim *s, unsigned int slot, struct vfit_err *e);
 /* What the stage does last before the OS: platform authorization given up.  0 or -1. */
 int vfit_boot_sim_trust_lock(struct vfit_boot_sim *s, struct vfit_err *e);
 

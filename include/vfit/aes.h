@@ -22,7 +22,7 @@ struct vfit_aes_key {
 	unsigned int rounds;        /* 10, 12 or 14 */
 };
 
-/* Expands a 16-, 24- or 32-byte key (else VFIT_ERR_KEY). */
+/* Expands a 16-, 24- or 32-byte key into k; returns VFIT_OK, or VFIT_ERR_KEY for another length. */
 VFIT_MUST_CHECK
 enum vfit_result vfit_aes_init(struct vfit_aes_key *k, const uint8_t *key, size_t key_len);
 
@@ -30,13 +30,15 @@ void vfit_aes_encrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], 
 void vfit_aes_decrypt_block(const struct vfit_aes_key *k, const uint8_t in[16], uint8_t out[16]);
 
 /*
- * CBC over len bytes (a multiple of 16, else VFIT_ERR_PARAM).  out may be
- * in (in place) or must not overlap it.  iv is updated to the chaining
- * value for the next call, so a long payload can be done in pieces.
+ * CBC over len bytes: returns VFIT_OK, or VFIT_ERR_PARAM when len is not
+ * a multiple of 16.  out may be in (in place) or must not overlap it.  iv
+ * is updated to the chaining value for the next call, so a long payload
+ * can be done in pieces.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_aes_cbc_decrypt(const struct vfit_aes_key *k, uint8_t iv[16],
 				      const uint8_t *in, uint8_t *out, size_t len);
+/* The same in the other direction; returns what vfit_aes_cbc_decrypt() does. */
 VFIT_MUST_CHECK
 enum vfit_result vfit_aes_cbc_encrypt(const struct vfit_aes_key *k, uint8_t iv[16],
 				      const uint8_t *in, uint8_t *out, size_t len);

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vfit/counter.h"
 #include "vfit/decomp.h"
 #include "vfit/fit.h"
 
@@ -39,11 +40,11 @@
 #define VFIT_BOOT_MAX_RAM 8
 /* Ranges reserved during one boot: loader, FIT staging area, every image placed. */
 #define VFIT_BOOT_MAX_RANGES (2 + VFIT_BOOT_MAX_STAGES * (1 + VFIT_MAX_IMAGES))
-/* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (as the host stores). */
-#define VFIT_BOOT_COUNTER_NAME 32
+/* Rollback counter names: 1..31 characters of [A-Za-z0-9._-] (vfit/counter.h). */
+#define VFIT_BOOT_COUNTER_NAME VFIT_COUNTER_NAME
 /* Attempts a freshly updated slot gets before it is declared bad. */
 #define VFIT_BOOT_TRIES 3
-/* Size of the serialized state blob (version 2: with the chain digest). */
+/* Size of the serialized state blob (version 3: chain digest, failed flags). */
 #define VFIT_BOOT_STATE_SIZE 96
 /* SHA-256: the chain digest, the measurements. */
 #define VFIT_BOOT_DIGEST 32
@@ -129,6 +130,16 @@ struct vfit_boot_ops {
 	 */
 	void (*event)(void *plat, const struct vfit_boot_event *ev);
 	/*
+	 * A store whose state_write and counter_advance only stage their change
+	 * (state_read and counter_read see it) makes every staged change durable
+	 * here at once -- the old or the new state after a power cut, never a
+	 * mix -- or, with keep false, drops them.  The flow calls it at the end
+	 * of every command and in update before the target's first byte
+	 * changes; a boot whose commit fails halts before anything runs.  NULL:
+	 * every write is durable when it returns.
+	 */
+	enum vfit_io (*commit)(void *plat, bool keep);
+	/*
 	 * Measured boot: extends PCR pcr with the SHA-256 digest of what the
 	 * flow starts (computed by the verifier: the images' verified sha256
 	 * hash nodes) and logs event type `type` with event[0..len).  Called
@@ -174,11 +185,18 @@ enum vfit_boot_slot_status {
 };
 
 struct vfit_boot_state {
-	uint32_t seq;             /* bumped on every write */
+	uint32_t seq;             /* bumped whenever the state changes (not at every boot) */
 	uint8_t active;           /* slot tried first */
-	uint8_t booted;           /* slot of the last boot, VFIT_BOOT_NONE if none */
+	/* Chain of the last boot: slot 0 or 1, VFIT_CHAIN_RECOVERY, or VFIT_BOOT_NONE. */
+	uint8_t booted;
 	uint8_t status[VFIT_BOOT_SLOTS];
 	uint8_t tries[VFIT_BOOT_SLOTS];
+	/*
+	 * A bad slot whose chain failed verification (not one that ran out of
+	 * attempts or an update's target): tried again when no other slot can
+	 * boot, so a disk that failed once and was put right boots normally.
+	 */
+	uint8_t failed[VFIT_BOOT_SLOTS];
 	/*
 	 * Digest of the chain of the last boot (stages, configurations,
 	 * images, keys, rollback indexes; zeros when none): mark-good
@@ -200,7 +218,10 @@ enum vfit_state_check {
 
 void vfit_boot_state_default(struct vfit_boot_state *s);
 void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BOOT_STATE_SIZE]);
-/* Decodes in[0..len) into *s; *s is unchanged unless VFIT_STATE_OK. */
+/*
+ * Decodes in[0..len) into *s: returns VFIT_STATE_OK, or why the blob is not
+ * trusted (*s is then unchanged).
+ */
 VFIT_MUST_CHECK
 enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 					     struct vfit_boot_state *s);
@@ -287,6 +308,14 @@ enum vfit_boot_why {
 	VFIT_WHY_CIPHER_COMPRESSED, /* encrypted and compressed: not decrypted (no heap) */
 	/* Pre-load signatures (include/vfit/preload.h): */
 	VFIT_WHY_PRELOAD,         /* pre-load header or key node refused (what: field, value: result) */
+	/* The trust state's second pass (docs/trust-state.md): */
+	VFIT_WHY_COUNTER_FULL,    /* mark-good: no room for another counter (name): nothing changed */
+	VFIT_WHY_REQUEST_STALE,   /* the OS's request was made at another state (value: its seq) */
+	VFIT_WHY_REQUEST_MALFORMED, /* the OS's request index holds no valid request: ignored */
+	VFIT_WHY_REQ_MISSING,     /* the OS's request NV index is not defined */
+	VFIT_WHY_REQ_ATTRIBUTES,  /* it is defined with other attributes, size or nameAlg */
+	VFIT_WHY_TPM_REQUIRED,    /* the ROM requires a TPM the platform does not describe */
+	VFIT_WHY_ROM_TPM,         /* the ROM's TPM requirement (/config vfit,tpm) malformed */
 };
 
 /* Which chain an event is about. */
@@ -343,6 +372,8 @@ enum vfit_boot_event_kind {
 	VFIT_EV_WRITING,          /* update: chain being written */
 	VFIT_EV_OFFERED,          /* update: chain on trial, value attempts; limit: the fallback chain */
 	VFIT_EV_MEASURED,         /* stage: what/name measured into PCR value (other: "key" for a key) */
+	VFIT_EV_REQUEST,          /* the OS's request made at state value: confirm chain, install limit */
+	VFIT_EV_RETRY,            /* chain marked bad for a failed verification tried again */
 };
 
 /* Event flags. */
@@ -472,6 +503,8 @@ struct vfit_boot_scratch {
 		uint8_t key_sha256[VFIT_BOOT_DIGEST];
 		char conf[VFIT_BOOT_NAME_LEN];
 	} meas[VFIT_BOOT_MAX_STAGES];
+	/* What decides what each stage runs (boot_record.c), and the chain's digest of them. */
+	uint8_t stage_digest[VFIT_BOOT_MAX_STAGES][VFIT_BOOT_DIGEST];
 	uint8_t chain[VFIT_BOOT_DIGEST];   /* digest of the last chain walked in full */
 	struct vfit_boot_counter counter[VFIT_BOOT_MAX_STAGES];
 	/* Key DTBs, 8-byte aligned for libfdt. */
@@ -490,10 +523,14 @@ void vfit_boot_report_init(struct vfit_boot_report *r, struct vfit_boot_event *e
 #define vfit_boot VFIT_ABI(vfit_boot)
 #define vfit_boot_mark_good VFIT_ABI(vfit_boot_mark_good)
 #define vfit_boot_update VFIT_ABI(vfit_boot_update)
+#define vfit_boot_apply_request VFIT_ABI(vfit_boot_apply_request)
 
 /*
  * One power-on: selects a slot, verifies its chain stage by stage, loads
- * the final stage's images, and says what to start in *report.
+ * the final stage's images, and says what to start in *report.  Returns
+ * VFIT_BOOT_KERNEL (start report's kernel), VFIT_BOOT_RECOVERY (start the
+ * recovery FIT's), VFIT_BOOT_HALT (nothing verified) or VFIT_BOOT_FAILED
+ * (the platform failed); report->why says why it did not boot a slot.
  */
 VFIT_MUST_CHECK
 enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
@@ -501,9 +538,12 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report);
 
 /*
- * The OS confirms the slot it booted: ends its trial and advances the
- * rollback counters to the indexes of its (re-verified) chain -- unless a
- * stage of it was accepted through a user key (then no counter moves).
+ * The OS confirms the chain it booted (a slot, or recovery): ends a slot's
+ * trial and advances the rollback counters to the indexes of its
+ * (re-verified) chain -- unless a stage of it was accepted through a user
+ * key (then no counter moves).  Counters move before the state, and a
+ * counter that cannot be stored refuses (COUNTER_FULL) before anything
+ * changed.
  */
 VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
@@ -516,7 +556,9 @@ enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
  * slot, starting at the first stage whose keys verify fit[0].  The
  * complete new chain is verified with the keys the device trusts now,
  * written to the other slot, read back and verified again, and only then
- * set to be tried next.
+ * set to be tried next.  Returns VFIT_BOOT_DONE once it will be tried,
+ * VFIT_BOOT_REFUSED (report->why says why) or VFIT_BOOT_ERROR (a write
+ * failed).
  */
 VFIT_MUST_CHECK
 enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
@@ -526,23 +568,52 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 				       const size_t len[], unsigned int n);
 
 /*
- * Whether name[0..len) (no NUL) is a rollback counter name: 1 to
- * VFIT_BOOT_COUNTER_NAME - 1 characters of [A-Za-z0-9._-].
+ * What the OS asked for since the last power-on, read by the port from
+ * where only a running OS writes (with a TPM: its request NV index,
+ * include/vfit/boot_tpm.h), and so hostile input: every field is checked
+ * against the state before it is acted on.
  */
-bool vfit_counter_name_valid(const char *name, size_t len);
+struct vfit_boot_request {
+	uint32_t seq;             /* the state's sequence number the OS read */
+	uint8_t confirm;          /* chain to confirm: slot 0/1, VFIT_CHAIN_RECOVERY, VFIT_BOOT_NONE */
+	uint8_t install;          /* slot the OS installed an update into, or VFIT_BOOT_NONE */
+};
+
+/*
+ * Acts on the OS's request at power-on, before vfit_boot(), as one
+ * change of the state: only while the state is still at rq->seq
+ * (REQUEST_STALE otherwise), the confirmation as vfit_boot_mark_good()
+ * does it (only the chain that booted last), then the installed slot
+ * offered for VFIT_BOOT_TRIES attempts, whatever state the other slot is
+ * in (recovery's update brings a device without a good slot back).
+ * Returns VFIT_BOOT_DONE, VFIT_BOOT_REFUSED (report->why; nothing changed)
+ * or VFIT_BOOT_ERROR (the store failed).
+ */
+VFIT_MUST_CHECK
+enum vfit_boot_result vfit_boot_apply_request(const struct vfit_boot_ops *ops,
+					      const struct vfit_boot_layout *layout,
+					      struct vfit_boot_scratch *scratch,
+					      struct vfit_boot_report *report,
+					      const struct vfit_boot_request *rq);
 
 /* ---- names and the console ------------------------------------------------- */
 
-const char *vfit_boot_outcome_to_string(enum vfit_boot_outcome o);
-const char *vfit_boot_result_to_string(enum vfit_boot_result r);
-const char *vfit_boot_why_to_string(enum vfit_boot_why w);
-const char *vfit_io_to_string(enum vfit_io io);
-const char *vfit_state_check_to_string(enum vfit_state_check c);
-const char *vfit_boot_event_kind_to_string(enum vfit_boot_event_kind k);
-const char *vfit_boot_chain_to_string(enum vfit_boot_chain c);   /* "slot A", "recovery" ... */
-const char *vfit_boot_keys_to_string(enum vfit_boot_keys k);
-const char *vfit_boot_store_to_string(enum vfit_boot_store s);
-/* "good", "trying", "bad" (or "unknown"). */
+/*
+ * Names for logs: each returns the name of its enum's value, and
+ * "unknown ..." for a value past the list (never NULL).
+ */
+const char *vfit_boot_outcome_to_string(enum vfit_boot_outcome o);   /* returns "kernel", ... */
+const char *vfit_boot_result_to_string(enum vfit_boot_result r);     /* returns "done", ... */
+const char *vfit_boot_why_to_string(enum vfit_boot_why w);           /* returns "marked bad", ... */
+const char *vfit_io_to_string(enum vfit_io io);                      /* returns "absent", ... */
+const char *vfit_state_check_to_string(enum vfit_state_check c);     /* returns "bad magic", ... */
+const char *vfit_boot_event_kind_to_string(enum vfit_boot_event_kind k); /* returns "verify", ... */
+const char *vfit_boot_chain_to_string(enum vfit_boot_chain c);       /* returns "slot A", ... */
+const char *vfit_boot_keys_to_string(enum vfit_boot_keys k);         /* returns "user keys", ... */
+const char *vfit_boot_store_to_string(enum vfit_boot_store s);       /* returns "trusted", ... */
+const char *vfit_boot_obj_to_string(enum vfit_boot_obj o);           /* returns "stage", ... */
+const char *vfit_boot_phase_to_string(enum vfit_boot_phase p);       /* returns "verify", ... */
+/* Returns "good", "trying", "bad" (or "unknown"). */
 const char *vfit_boot_slot_status_name(unsigned int status);
 
 /*

@@ -37,21 +37,25 @@ struct vfit_cipher {
 	bool err_in_control;        /* on failure: diag points into ctl, not the FIT */
 };
 
-/* Key length in bytes of a cipher algo name (exactly aes128/aes192/aes256), else 0. */
+/*
+ * Returns the key length in bytes of a cipher algo name (exactly
+ * aes128/aes192/aes256), else 0.
+ */
 size_t vfit_cipher_key_len(const char *algo, size_t len);
 
 /*
- * Reads the `cipher` child of the image node (VFIT_ERR_MISSING if none)
- * and the image's data-size-unciphered, and finds the key node in the
+ * Reads the `cipher` child of the image node and the image's
+ * data-size-unciphered into *ci, and finds the key node in the
  * control FDT ctl as U-Boot does: /cipher/key-<algo>-<key-name-hint>,
  * with -<iv-name-hint> appended when the cipher node has one; the IV is
  * the cipher node's `iv` if present, else the key node's.  Every
  * property must be exactly what mkimage writes (strings NUL-terminated,
  * key of the algorithm's length, `key-len` if present equal to it, IV of
- * 16 bytes), else VFIT_ERR_FORMAT / VFIT_ERR_MISSING / VFIT_ERR_UNSUPPORTED
- * with diag at the node and property (ci->err_in_control says which
- * tree).  diag may be NULL.  ctl must have passed vfit_control_check()
- * or vfit_fdt_check().
+ * 16 bytes).  Returns VFIT_OK, VFIT_ERR_MISSING when the image has no
+ * cipher node, else VFIT_ERR_FORMAT / VFIT_ERR_MISSING /
+ * VFIT_ERR_UNSUPPORTED with diag at the node and property
+ * (ci->err_in_control says which tree).  diag may be NULL.  ctl must have
+ * passed vfit_control_check() or vfit_fdt_check().
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_cipher_find(const void *fit, int image, const void *ctl,
@@ -60,9 +64,10 @@ enum vfit_result vfit_cipher_find(const void *fit, int image, const void *ctl,
 /*
  * Decrypts the verified ciphertext in[0..in_len) and writes exactly
  * ci->plain_len bytes to out (out_len: the room there, at least
- * plain_len).  in_len must be a non-zero multiple of 16 and exceed
- * plain_len by at most one block (PKCS#7 padding as mkimage writes it, or
- * none), else VFIT_ERR_DATA; the padding is never looked at.  out may be
+ * plain_len); returns VFIT_OK.  in_len must be a non-zero multiple of 16
+ * and exceed plain_len by at most one block (PKCS#7 padding as mkimage
+ * writes it, or none), else it returns VFIT_ERR_DATA; the padding is
+ * never looked at.  out may be
  * in (in place) or must not overlap it.  The key schedule is wiped before
  * returning.
  */

@@ -81,6 +81,18 @@
  * lib/rsa/rsa.c) because they depend on the compiler's predefined macros.
  */
 
+/* ---- crypto backend ----------------------------------------------------------
+ * 1: every hash and signature check of the verifier goes through the
+ * struct vfit_crypto table passed to vfit_verify_with() (vfit/crypto.h).
+ * 0: a minimal build with the crypto fixed at build time: vfit_verify()
+ * calls the library's own hash and signature code directly, with no
+ * table and no indirect call, and vfit_verify_with() does not exist (an
+ * application that calls it fails to link).  Every check still runs.
+ */
+#ifndef VFIT_CRYPTO_TABLE
+#define VFIT_CRYPTO_TABLE 1
+#endif
+
 /* ---- reporting -----------------------------------------------------------------
  * [ABI] 1: the verifier records every signature and hash check it makes
  * (struct vfit_verify_result.check[]) and where the first fatal error is
@@ -140,17 +152,25 @@
 
 /*
  * The ABI stamp: public entry points that take structs sized by [ABI]
- * knobs are really named e.g. vfit_verify_with_abi_16_48_1_32 (VFIT_MAX_IMAGES,
- * VFIT_MAX_CHECKS, VFIT_REPORT, VFIT_MAX_CONF_REFS), so an application
- * built with other values fails to link instead of handing the library a
- * struct of another size.  Stamped: vfit_verify_with (vfit_verify inlines it),
- * vfit_conf_refs, vfit_conf_list (fit.h), vfit_boot, vfit_boot_mark_good,
- * vfit_boot_update (boot.h); tests/build/abi.sh links each with other knobs.
+ * knobs are really named e.g. vfit_verify_with_abi_2_16_48_1_32
+ * (VFIT_ABI_GEN, then VFIT_MAX_IMAGES, VFIT_MAX_CHECKS, VFIT_REPORT,
+ * VFIT_MAX_CONF_REFS), so an application built with other values fails
+ * to link instead of handing the library a struct of another size.
+ * VFIT_ABI_GEN is not a knob: it goes up whenever a struct or function
+ * type those entry points take changes incompatibly (with the version in
+ * vfit/vfit.h), so an application built against older headers fails to
+ * link too.  1: 0.1; 2: 0.2, the crypto ops take their backend.
+ * Stamped: vfit_verify_with (vfit_verify inlines it; with
+ * VFIT_CRYPTO_TABLE=0 vfit_verify itself), vfit_conf_refs, vfit_conf_list
+ * (fit.h), vfit_boot, vfit_boot_mark_good, vfit_boot_update (boot.h);
+ * tests/build/abi.sh links each with other knobs and an older stamp.
  */
-#define VFIT_ABI_PASTE_(name, i, c, r, f) name##_abi_##i##_##c##_##r##_##f
-#define VFIT_ABI_PASTE(name, i, c, r, f) VFIT_ABI_PASTE_(name, i, c, r, f)
+#define VFIT_ABI_GEN 2
+#define VFIT_ABI_PASTE_(name, g, i, c, r, f) name##_abi_##g##_##i##_##c##_##r##_##f
+#define VFIT_ABI_PASTE(name, g, i, c, r, f) VFIT_ABI_PASTE_(name, g, i, c, r, f)
 #define VFIT_ABI(name) \
-	VFIT_ABI_PASTE(name, VFIT_MAX_IMAGES, VFIT_MAX_CHECKS, VFIT_REPORT, VFIT_MAX_CONF_REFS)
+	VFIT_ABI_PASTE(name, VFIT_ABI_GEN, VFIT_MAX_IMAGES, VFIT_MAX_CHECKS, VFIT_REPORT, \
+		       VFIT_MAX_CONF_REFS)
 
 /*
  * A result the caller must look at (a failed check ignored is a verified

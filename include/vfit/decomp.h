@@ -41,35 +41,46 @@ enum vfit_decomp_result {
 	VFIT_DECOMP_ERR_SPACE = 2,   /* the output does not fit dst[0..cap) */
 	VFIT_DECOMP_ERR_PARAM = 3,   /* unknown kind */
 };
+/* Returns the name of r for logs ("ok", "unknown compression", ...; "unknown result" past them). */
 const char *vfit_decomp_result_to_string(enum vfit_decomp_result r);
 
-/* The FIT `compression` value (NULL: none): none, gzip, lz4; UNKNOWN otherwise. */
+/*
+ * Returns the kind a FIT `compression` value names (NULL: none): NONE,
+ * GZIP or LZ4; VFIT_COMP_UNKNOWN otherwise.
+ */
 enum vfit_comp vfit_comp_kind(const char *fit_compression);
 
-/* Decompresses all of src[0..len) into dst[0..cap); *out is the size on success. */
+/*
+ * Decompresses all of src[0..len) into dst[0..cap); *out is the size.
+ * Returns VFIT_DECOMP_OK, or why not (DATA, SPACE, PARAM for an unknown kind).
+ */
 VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_decompress(enum vfit_comp kind, const void *src, size_t len,
 					void *dst, size_t cap, size_t *out);
 
 /*
  * Raw deflate; *used is the input consumed up to the end of the final
- * block (the rest of src is left to a wrapper's trailer).
+ * block (the rest of src is left to a wrapper's trailer).  Returns what
+ * vfit_decompress() does.
  */
 VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_inflate(const void *src, size_t len, void *dst, size_t cap,
 				     size_t *out, size_t *used);
 
-/* One gzip member, nothing after it. */
+/* One gzip member, nothing after it; returns what vfit_decompress() does. */
 VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_gunzip(const void *src, size_t len, void *dst, size_t cap,
 				    size_t *out);
 
-/* One LZ4 frame, or a legacy stream (with the kernel's optional trailing size). */
+/*
+ * One LZ4 frame, or a legacy stream (with the kernel's optional trailing
+ * size); returns what vfit_decompress() does.
+ */
 VFIT_MUST_CHECK
 enum vfit_decomp_result vfit_unlz4(const void *src, size_t len, void *dst, size_t cap,
 				   size_t *out);
 
-/* xxHash32 (LZ4's check values). */
+/* Returns the xxHash32 of p[0..n) with seed (LZ4's check values). */
 uint32_t vfit_xxh32(const void *p, size_t n, uint32_t seed);
 
 #endif

@@ -61,6 +61,7 @@
 #include <stdint.h>
 
 #include "vfit/config.h"
+#include "vfit/counter.h"
 
 #define VFIT_DISK_SECTOR 512u
 #define VFIT_CHAIN_MAX 4
@@ -75,7 +76,7 @@
 /* Byte offset of the confirmation record in the vfit-state partition. */
 #define VFIT_CONFIRM_AT (2u * VFIT_REC_COPY)
 #define VFIT_CONFIRM_SIZE 8u
-#define VFIT_DISK_CTR_NAME 32u
+#define VFIT_DISK_CTR_NAME ((unsigned int)VFIT_COUNTER_NAME)
 #define VFIT_DISK_CTR_ENTRY (VFIT_DISK_CTR_NAME + 8u)
 #define VFIT_DISK_CTR_MAX (VFIT_REC_PAYLOAD_MAX / VFIT_DISK_CTR_ENTRY)
 
@@ -98,6 +99,7 @@ enum vfit_disk_result {
 	VFIT_DISK_ABSENT = 2,   /* no such partition, chain entry or counter */
 	VFIT_DISK_FULL = 3,     /* does not fit (payload, partition, table) */
 };
+/* Returns the name of r for logs. */
 const char *vfit_disk_result_to_string(enum vfit_disk_result r);
 
 struct vfit_gpt {
@@ -121,11 +123,14 @@ struct vfit_chain {
 
 /* The OS's confirmation of the boot it runs. */
 struct vfit_confirm {
-	uint32_t slot;                   /* 0 (A) or 1 (B) */
+	uint32_t slot;                   /* 0 (A), 1 (B) or 2 (recovery) */
 	uint32_t seq;                    /* the state blob's seq after that boot */
 };
 
-/* 16 GPT bytes of a textual GUID (8-4-4-4-12 hex digits); BAD when malformed. */
+/*
+ * Writes the 16 GPT bytes of a textual GUID (8-4-4-4-12 hex digits) to out;
+ * returns VFIT_DISK_OK, or VFIT_DISK_BAD when it is malformed.
+ */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_guid_parse(const char *s, uint8_t out[16]);
 
@@ -133,13 +138,14 @@ enum vfit_disk_result vfit_guid_parse(const char *s, uint8_t out[16]);
  * Checks the GPT header in sec[0..VFIT_DISK_SECTOR) read from lba of a disk
  * of disk_lbas sectors: signature, revision, size, CRC, my_lba == lba,
  * usable range and entry array inside the disk and clear of each other,
- * at most VFIT_GPT_ENTRIES entries of VFIT_GPT_ENTRY_SIZE bytes.
+ * at most VFIT_GPT_ENTRIES entries of VFIT_GPT_ENTRY_SIZE bytes.  Returns
+ * VFIT_DISK_OK with *g filled, or VFIT_DISK_BAD.
  */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_gpt_header(const uint8_t *sec, uint64_t lba, uint64_t disk_lbas,
 				      struct vfit_gpt *g);
 
-/* Bytes of the entry array: nentries * entry_size (at most 16 KiB). */
+/* Returns the bytes of the entry array: nentries * entry_size (at most 16 KiB). */
 uint32_t vfit_gpt_entries_bytes(const struct vfit_gpt *g);
 
 /* Whether the entry array ents[0..vfit_gpt_entries_bytes(g)) has the header's CRC. */
@@ -148,7 +154,8 @@ bool vfit_gpt_entries_ok(const struct vfit_gpt *g, const uint8_t *ents);
 /*
  * Finds the vfit partition called name (ASCII) in a checked entry array:
  * type VFIT_DISK_TYPE_GUID, name equal, range inside the usable LBAs.
- * ABSENT when none, BAD when two have the name or the range is bad.
+ * Returns VFIT_DISK_OK with *p filled, ABSENT when there is none, BAD when
+ * two have the name or the range is bad.
  */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ents,
@@ -160,7 +167,10 @@ void vfit_gpt_header_encode(const struct vfit_gpt *g, uint8_t *sec);
 /* One 128-byte entry: type, guid, range, ASCII name. */
 void vfit_gpt_entry_encode(const struct vfit_part *p, const char *name, uint8_t *ent);
 
-/* Chain header of a partition of part_bytes: magic, version, CRC, bounds. */
+/*
+ * Decodes the chain header of a partition of part_bytes into *c, checking
+ * magic, version, CRC and bounds: returns VFIT_DISK_OK or VFIT_DISK_BAD.
+ */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_chain_decode(const uint8_t *sec, uint64_t part_bytes,
 					struct vfit_chain *c);
@@ -169,22 +179,27 @@ void vfit_chain_encode(const struct vfit_chain *c, uint8_t *sec);
 /*
  * The newest valid copy of a record partition: copies are the two
  * VFIT_REC_COPY-byte halves.  Sets *payload (pointing into copies), *len
- * and *seq; BAD when neither copy is valid for kind.  *which is the copy
- * used (0 or 1): a write goes to the other one.
+ * and *seq, and returns VFIT_DISK_OK; VFIT_DISK_BAD when neither copy is
+ * valid for kind.  *which is the copy used (0 or 1): a write goes to the
+ * other one.
  */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_rec_decode(const uint8_t *copies, uint32_t kind,
 				      const uint8_t **payload, uint32_t *len, uint32_t *seq,
 				      unsigned int *which);
 
-/* Encodes one copy (VFIT_REC_COPY bytes, zero padded); FULL when len is too large, BAD without SHA-256. */
+/*
+ * Encodes one copy (VFIT_REC_COPY bytes, zero padded): returns
+ * VFIT_DISK_OK, FULL when len is too large, BAD without SHA-256.
+ */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_rec_encode(uint32_t kind, uint32_t seq, const void *payload,
 				      uint32_t len, uint8_t *copy);
 
 /*
- * Counters payload: the value of name (ABSENT: never advanced), BAD when
- * the payload is malformed (size, padding, name, duplicates).
+ * Counters payload: the value of name into *value; returns VFIT_DISK_OK,
+ * ABSENT when it was never advanced, BAD when the payload is malformed
+ * (size, padding, name, duplicates).
  */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_ctr_get(const uint8_t *payload, uint32_t len, const char *name,
@@ -192,13 +207,17 @@ enum vfit_disk_result vfit_ctr_get(const uint8_t *payload, uint32_t len, const c
 
 /*
  * Sets name to value in payload[0..*len) (capacity cap), adding the entry
- * when absent: BAD for an invalid name or payload, FULL when no entry fits.
+ * when absent: returns VFIT_DISK_OK, BAD for an invalid name or payload,
+ * FULL when no entry fits.
  */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_ctr_set(uint8_t *payload, uint32_t *len, uint32_t cap,
 				   const char *name, uint64_t value);
 
-/* Confirmation payload: ABSENT when empty, BAD when malformed (size, slot). */
+/*
+ * Decodes a confirmation payload into *c: returns VFIT_DISK_OK, ABSENT
+ * when it is empty, BAD when it is malformed (size, slot).
+ */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_confirm_decode(const uint8_t *payload, uint32_t len,
 					  struct vfit_confirm *c);

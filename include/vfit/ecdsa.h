@@ -32,20 +32,20 @@ struct vfit_ecdsa_key {
 };
 
 /*
- * The curve of an `ecdsa,curve` string (OpenSSL's short names, as U-Boot
- * writes them): VFIT_EC_NONE if unknown or not built in
+ * Returns the curve of an `ecdsa,curve` string (OpenSSL's short names, as
+ * U-Boot writes them): VFIT_EC_NONE if unknown or not built in
  * (VFIT_HAVE_ECDSA_P256 / VFIT_HAVE_ECDSA_P384).
  */
 enum vfit_ec_curve vfit_ecdsa_curve(const char *name);
 
-/* Bytes of a coordinate, of r and of s: 32, 48, or 0 for VFIT_EC_NONE. */
+/* Returns the bytes of a coordinate, of r and of s: 32, 48, or 0 for VFIT_EC_NONE. */
 size_t vfit_ecdsa_curve_bytes(enum vfit_ec_curve curve);
 
 /*
- * Checks the point (x, y) and fills key.  Each coordinate must be exactly
- * the curve size, below the field prime, and the point on the curve (which
- * also excludes the point at infinity, having no affine form, and (0, 0),
- * the usual stand-in for it): VFIT_ERR_KEY otherwise.  An unknown or
+ * Checks the point (x, y), fills key and returns VFIT_OK.  Each coordinate
+ * must be exactly the curve size, below the field prime, and the point on
+ * the curve (which also excludes the point at infinity, having no affine
+ * form, and (0, 0), the usual stand-in for it): VFIT_ERR_KEY otherwise.  An unknown or
  * disabled curve is VFIT_ERR_UNSUPPORTED; NULL pointers VFIT_ERR_PARAM.
  * On any failure key->curve is VFIT_EC_NONE.
  */
@@ -55,8 +55,9 @@ enum vfit_result vfit_ecdsa_key_load(enum vfit_ec_curve curve, const uint8_t *x,
 
 /*
  * ECDSA verification (SEC 1 §4.1.4, FIPS 186-5 §6.4.2) of the digest with
- * the signature r || s, each exactly the curve size (VFIT_ERR_SIG_LENGTH
- * otherwise), both in [1, n-1] (VFIT_ERR_SIG_RANGE).  The digest may have
+ * the signature r || s: returns VFIT_OK when it verifies.  r and s are
+ * each exactly the curve size (VFIT_ERR_SIG_LENGTH otherwise), both in
+ * [1, n-1] (VFIT_ERR_SIG_RANGE).  The digest may have
  * any length: as the standards say, its leftmost bits up to the bit length
  * of the group order n are the integer e (a longer digest is truncated, a
  * shorter one is taken whole).  VFIT_ERR_SIGNATURE when u1*G + u2*Q is the

@@ -34,6 +34,9 @@ enum vfit_limit {
 	VFIT_LIMIT_KEYS,           /* VFIT_MAX_KEYS required keys */
 };
 
+/* Returns the name of l for logs, with its knob ("node depth (VFIT_MAX_DEPTH)", ...). */
+const char *vfit_limit_to_string(enum vfit_limit l);
+
 /*
  * Where a check failed: a node offset (or -1), a property name (or NULL),
  * and for VFIT_ERR_LIMIT which limit.  Filled only when VFIT_REPORT.
@@ -52,8 +55,9 @@ struct vfit_diag {
  * forever): header and sizes within len, every tag valid and moving
  * forward, property names inside the strings block and at most
  * VFIT_PROP_NAME_MAX bytes, balanced nesting, one root.  For any device
- * tree read from outside before libfdt walks it (VFIT_ERR_TRUNCATED,
- * VFIT_ERR_FORMAT).  diag may be NULL.
+ * tree read from outside before libfdt walks it.  Returns VFIT_OK, or
+ * VFIT_ERR_TRUNCATED / VFIT_ERR_FORMAT with diag at the node (diag may be
+ * NULL).
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_fdt_check(const void *fdt, size_t len, struct vfit_diag *diag);
@@ -66,7 +70,8 @@ enum vfit_result vfit_fdt_check(const void *fdt, size_t len, struct vfit_diag *d
  * header, full structure walk, one root with an empty name, nothing after
  * FDT_END, no '@' (unless VFIT_FIT_ALLOW_AT) or '/' in node names, depth
  * and path limits (§7), root description and timestamp, one /images.
- * diag may be NULL.
+ * Returns VFIT_OK or the first check that failed, with diag at it (diag
+ * may be NULL).
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
@@ -74,10 +79,11 @@ enum vfit_result vfit_fit_check(const void *fit, size_t len, unsigned int flags,
 
 /*
  * Finds names[0..n) among the children of parent in one pass over its
- * subtree: node[i] is the child named names[i], or -1.  A name two
- * children share is VFIT_ERR_DUPLICATE (diag->node: the second): libfdt
- * would return the first while U-Boot's region walk, which works on
- * paths, covers both.  names must be distinct.
+ * subtree: node[i] is the child named names[i], or -1.  Returns VFIT_OK;
+ * VFIT_ERR_DUPLICATE for a name two children share (diag->node: the
+ * second), where libfdt would find the first while U-Boot's region walk,
+ * which works on paths, covers both; VFIT_ERR_FORMAT for an unreadable
+ * name.  names must be distinct.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_subnodes(const void *fdt, int parent, const char *const *names,
@@ -100,7 +106,11 @@ struct vfit_conf_refs {
 #define vfit_conf_refs(...) VFIT_ABI(vfit_conf_refs)(__VA_ARGS__)
 #define vfit_conf_list VFIT_ABI(vfit_conf_list)
 
-/* Collects the strings of conf (node[] all -1); VFIT_ERR_LIMIT past VFIT_MAX_CONF_REFS. */
+/*
+ * Collects the strings of conf into refs (node[] all -1); returns VFIT_OK,
+ * VFIT_ERR_LIMIT past VFIT_MAX_CONF_REFS, VFIT_ERR_FORMAT for an unreadable
+ * property.
+ */
 VFIT_MUST_CHECK
 enum vfit_result vfit_conf_refs(const void *fit, int conf, struct vfit_conf_refs *refs,
 				struct vfit_diag *diag);
@@ -114,7 +124,9 @@ struct vfit_node_list {
 /*
  * U-Boot HEAD's node list from resolved refs: '/', the configuration, then
  * every resolved image, each with its hash*, cipher and dm-verity
- * children.  VFIT_ERR_NO_HASH names (diag) an image without hash nodes.
+ * children.  Returns VFIT_OK; VFIT_ERR_NO_HASH names (diag) an image
+ * without hash nodes, VFIT_ERR_NO_IMAGES a configuration that resolves
+ * none, VFIT_ERR_LIMIT a list past VFIT_MAX_HASHED_NODES.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_conf_list(const void *fit, int conf, const struct vfit_conf_refs *refs,
@@ -124,6 +136,8 @@ enum vfit_result vfit_conf_list(const void *fit, int conf, const struct vfit_con
  * vfit_conf_refs(), resolved under /images with vfit_subnodes(), then
  * vfit_conf_list(): the node list of the configuration at conf.
  * hashed-nodes is never read.  fit must have passed vfit_fit_check().
+ * Returns what the first of those that failed returned (VFIT_ERR_MISSING
+ * without /images), else VFIT_OK.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_conf_nodes(const void *fit, int conf, struct vfit_node_list *list,
@@ -133,7 +147,9 @@ enum vfit_result vfit_conf_nodes(const void *fit, int conf, struct vfit_node_lis
  * Feeds the signed message of fit-format.md §3.4 into ctx: the
  * structure-block regions the node list selects, in blob order, then the
  * first strings_len bytes of the strings block.  One pass over the
- * structure block.  fit must have passed vfit_fit_check().
+ * structure block.  fit must have passed vfit_fit_check().  Returns
+ * VFIT_OK; VFIT_ERR_STRINGS_BOUNDS when strings_len exceeds the strings
+ * block, VFIT_ERR_LIMIT past the region limit, VFIT_ERR_FORMAT.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
@@ -143,7 +159,8 @@ enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *
  * The same message, skipping the subtrees that hold no listed node:
  * end[off / 4], for the structure offset off of every node, is the offset
  * just past its END_NODE (the host signer indexes the FIT once and signs
- * thousands of configurations without a full pass each).
+ * thousands of configurations without a full pass each).  Returns what
+ * vfit_conf_digest() does.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
@@ -165,15 +182,22 @@ enum vfit_required {
  * or the whole control FDT is refused (VFIT_ERR_CONTROL, diag at the node
  * and property): each key's `required` absent or exactly one string
  * "conf" or "image", /signature's `required-mode` absent or exactly "any"
- * or "all", at most VFIT_MAX_KEYS required keys.
+ * or "all", at most VFIT_MAX_KEYS required keys.  Returns VFIT_OK or
+ * VFIT_ERR_CONTROL.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag);
 
-/* The `required` value of a key node of a control FDT that passed vfit_control_check(). */
+/*
+ * Returns the `required` value of a key node of a control FDT that passed
+ * vfit_control_check() (VFIT_REQ_NONE when absent).
+ */
 enum vfit_required vfit_key_required(const void *ctl, int key_node);
 
-/* A key's name for reports: its key-name-hint, else its node's name (NULL for a bad offset). */
+/*
+ * Returns a key's name for reports: its key-name-hint, else its node's
+ * name (NULL for a bad offset).
+ */
 const char *vfit_key_name(const void *ctl, int key_node);
 
 /*
@@ -184,7 +208,9 @@ const char *vfit_key_name(const void *ctl, int key_node);
  * the signature's row ("sha1,ecdsa256" serves "sha384,ecdsa256"); without
  * algo, as mkimage 2023.01 writes ECDSA keys, its ecdsa,curve must be the
  * row's.  Then the row loads and checks the key's properties (an RSA key
- * points into ctl, an ECDSA key is a copy of its checked point).
+ * points into ctl, an ECDSA key is a copy of its checked point).  Returns
+ * VFIT_OK with *key filled, VFIT_ERR_UNSUPPORTED for an algo not built
+ * in, else why the key does not serve or is malformed.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_key_load(const void *ctl, int key_node, const char *algo, int algo_len,
@@ -265,6 +291,7 @@ struct vfit_verify_result {
 #endif
 };
 
+#if VFIT_CRYPTO_TABLE
 #define vfit_verify_with VFIT_ABI(vfit_verify_with)
 
 /*
@@ -273,26 +300,41 @@ struct vfit_verify_result {
  * (NULL: /configurations/default), with U-Boot HEAD's rules and stricter
  * bounds, every hash and signature check through the crypto backend cr
  * (vfit/crypto.h; NULL: VFIT_ERR_PARAM).  Fills *res and returns
- * res->result; res->image[] is filled only when everything verified
- * (VFIT_OK).  When no key of the control FDT is required the result is
- * VFIT_ERR_UNENFORCED, unless flags has VFIT_VERIFY_ALLOW_UNENFORCED (then
- * VFIT_OK with res->unenforced set, after hashes and optional signatures
- * were checked as U-Boot does).  Pointers in *res point into fit or ctl;
- * stack use is bounded (a few KiB).
+ * res->result: VFIT_OK when the FIT verified, else why not; res->image[]
+ * is filled only when everything verified.  When no key of the control
+ * FDT is required the result is VFIT_ERR_UNENFORCED, unless flags has
+ * VFIT_VERIFY_ALLOW_UNENFORCED (then VFIT_OK with res->unenforced set,
+ * after hashes and optional signatures were checked as U-Boot does).
+ * Pointers in *res point into fit or ctl; stack use is bounded (a few KiB).
  */
+VFIT_MUST_CHECK
 enum vfit_result vfit_verify_with(const struct vfit_crypto *cr, const void *fit, size_t len,
 				  const void *ctl, size_t ctl_len, const char *conf,
 				  unsigned int flags, struct vfit_verify_result *res);
 
 /*
- * vfit_verify_with() on the default backend.  Inline, so a device that
- * verifies through the default backend links no second entry point.
+ * vfit_verify_with() on the default backend; returns what it returns.
+ * Inline, so a device that verifies through the default backend links no
+ * second entry point.
  */
+VFIT_MUST_CHECK
 static inline enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl,
 					   size_t ctl_len, const char *conf, unsigned int flags,
 					   struct vfit_verify_result *res)
 {
 	return vfit_verify_with(&vfit_crypto_default, fit, len, ctl, ctl_len, conf, flags, res);
 }
+#else
+#define vfit_verify VFIT_ABI(vfit_verify)
+
+/*
+ * VFIT_CRYPTO_TABLE=0: vfit_verify_with() without the backend, the
+ * library's own hash and signature code called directly; returns
+ * res->result as vfit_verify_with() does.
+ */
+VFIT_MUST_CHECK
+enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
+			     const char *conf, unsigned int flags, struct vfit_verify_result *res);
+#endif
 
 #endif

@@ -73,15 +73,18 @@ struct vfit_md5_ctx {
 	uint8_t buf[64];
 };
 
-/* Streaming interfaces.  _init_impl: VFIT_OK, or VFIT_ERR_UNSUPPORTED if impl is unavailable. */
+/* Streaming interfaces: init, update any number of times, final. */
 void vfit_sha1_init(struct vfit_sha1_ctx *c);
+/* SHA-1 on implementation impl: returns VFIT_OK, or VFIT_ERR_UNSUPPORTED without impl. */
 enum vfit_result vfit_sha1_init_impl(struct vfit_sha1_ctx *c, enum vfit_impl impl);
 void vfit_sha1_update(struct vfit_sha1_ctx *c, const void *p, size_t n);
 void vfit_sha1_final(struct vfit_sha1_ctx *c, uint8_t out[20]);
 
 void vfit_sha224_init(struct vfit_sha256_ctx *c);
 void vfit_sha256_init(struct vfit_sha256_ctx *c);
+/* SHA-224 on implementation impl; returns as vfit_sha1_init_impl(). */
 enum vfit_result vfit_sha224_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
+/* SHA-256 on implementation impl; returns as vfit_sha1_init_impl(). */
 enum vfit_result vfit_sha256_init_impl(struct vfit_sha256_ctx *c, enum vfit_impl impl);
 void vfit_sha256_update(struct vfit_sha256_ctx *c, const void *p, size_t n);
 void vfit_sha256_final(struct vfit_sha256_ctx *c, uint8_t *out);
@@ -95,10 +98,13 @@ void vfit_md5_init(struct vfit_md5_ctx *c);
 void vfit_md5_update(struct vfit_md5_ctx *c, const void *p, size_t n);
 void vfit_md5_final(struct vfit_md5_ctx *c, uint8_t out[16]);
 
-/* IEEE CRC-32 (zlib): pass 0 to start, feed the result back to continue. */
+/* Returns the IEEE CRC-32 (zlib) of p[0..n) after crc: pass 0 to start, the result to continue. */
 uint32_t vfit_crc32(uint32_t crc, const void *p, size_t n);
 
-/* CRC-16/XMODEM (FIT crc16-ccitt): pass 0 to start, feed the result back to continue. */
+/*
+ * Returns the CRC-16/XMODEM (FIT crc16-ccitt) of p[0..n) after crc: pass 0
+ * to start, the result to continue.
+ */
 uint16_t vfit_crc16(uint16_t crc, const void *p, size_t n);
 
 /* Any of the above through one context. */
@@ -115,20 +121,23 @@ struct vfit_hash_ctx {
 };
 
 /*
- * VFIT_OK, or VFIT_ERR_UNSUPPORTED if the algorithm is unknown, not built
- * in, or impl is unavailable: for an algorithm the build has (SHA-256
- * always) and VFIT_IMPL_AUTO or PORTABLE these cannot fail.
+ * Starts c for algo (with VFIT_IMPL_AUTO): returns VFIT_OK, or
+ * VFIT_ERR_UNSUPPORTED if the algorithm is unknown, not built in, or impl
+ * is unavailable.  For an algorithm the build has (SHA-256 always) and
+ * VFIT_IMPL_AUTO or PORTABLE these cannot fail.
  */
 enum vfit_result vfit_hash_init(struct vfit_hash_ctx *c, enum vfit_hash algo);
+/* The same on implementation impl; returns as vfit_hash_init(). */
 enum vfit_result vfit_hash_init_impl(struct vfit_hash_ctx *c, enum vfit_hash algo, enum vfit_impl impl);
 void vfit_hash_update(struct vfit_hash_ctx *c, const void *p, size_t n);
 /* Writes vfit_hash_size(algo) bytes; the CRCs are written big-endian, as FIT stores them. */
 void vfit_hash_final(struct vfit_hash_ctx *c, uint8_t *out);
+/* The digest of p[0..n) into out in one call; returns as vfit_hash_init(). */
 enum vfit_result vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out);
 
-size_t vfit_hash_size(enum vfit_hash algo);       /* 0 for unknown */
-const char *vfit_hash_name(enum vfit_hash algo);  /* "sha256", ...; NULL for unknown */
-/* Exact match of the FIT name (not NUL-terminated: len bytes); INVALID otherwise. */
+size_t vfit_hash_size(enum vfit_hash algo);       /* returns the digest bytes, 0 for unknown */
+const char *vfit_hash_name(enum vfit_hash algo);  /* returns "sha256", ...; NULL for unknown */
+/* Returns the hash of the FIT name name[0..len) (exact, no NUL), VFIT_HASH_INVALID otherwise. */
 enum vfit_hash vfit_hash_lookup(const char *name, size_t len);
 
 /* Whether the accelerated path for algo exists on this CPU (tests, bench). */

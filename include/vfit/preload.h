@@ -48,8 +48,9 @@ struct vfit_preload_key {
  * sha1/256/384/512), padding "pkcs-1.5" or "pss" (NULL: pkcs-1.5; RSA
  * only), the signature size, which must be the algorithm's, and the
  * public key: strict DER RSAPublicKey of exactly BITS bits, or the
- * uncompressed EC point.  VFIT_ERR_UNSUPPORTED, VFIT_ERR_KEY or
- * VFIT_ERR_SIG_LENGTH; on failure `field` (if given) names what is wrong.
+ * uncompressed EC point.  Returns VFIT_OK with *key filled, else
+ * VFIT_ERR_UNSUPPORTED, VFIT_ERR_KEY or VFIT_ERR_SIG_LENGTH, and `field`
+ * (if given) names what is wrong.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_preload_key_make(const char *algo, const char *padding, uint32_t sig_size,
@@ -57,8 +58,9 @@ enum vfit_result vfit_preload_key_make(const char *algo, const char *padding, ui
 				       struct vfit_preload_key *key, const char **field);
 
 /*
- * The key of a control FDT (which passed vfit_fdt_check()) at
- * VFIT_PRELOAD_PATH; VFIT_ERR_MISSING only when there is no such node
+ * Loads the key of a control FDT (which passed vfit_fdt_check()) at
+ * VFIT_PRELOAD_PATH into *key and returns VFIT_OK; it returns
+ * VFIT_ERR_MISSING only when there is no such node
  * (U-Boot then checks nothing: a caller may boot without a header), and
  * for a node that exists, VFIT_ERR_CONTROL when a property is absent and
  * other errors, with diag at the node and property.
@@ -86,7 +88,9 @@ struct vfit_preload_result {
  * after the header signature (binman's layout), flags, reserved words and
  * padding zero.  Without the magic: VFIT_OK with present false (the
  * whole buffer is the image) unless the key is mandatory
- * (VFIT_ERR_NO_SIGNATURE).  res is filled in any case.
+ * (VFIT_ERR_NO_SIGNATURE).  Returns VFIT_OK when the header verified (or
+ * is absent and optional), else why not; res is filled in any case and
+ * res->result is the same value.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_preload_check(const struct vfit_preload_key *key, const uint8_t *buf,

@@ -58,6 +58,7 @@ enum vfit_result {
 	VFIT_ERR_WEAK_HASH = 29,    /* a signed image has only CRC/MD5 hashes (fit-format.md §6.4) */
 };
 
+/* Returns the name of r for logs ("OK", "signature mismatch", ...; "unknown error" past them). */
 const char *vfit_result_to_string(enum vfit_result r);
 
 #endif

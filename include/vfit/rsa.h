@@ -31,7 +31,8 @@ struct vfit_rsa_key {
  * 1024..VFIT_RSA_MAX_BITS, n odd with its top bit set, e odd and >= 3,
  * n0inv and rr consistent with n.  sig_len must be num_bits/8
  * (VFIT_ERR_SIG_LENGTH) and sig < n (VFIT_ERR_SIG_RANGE, stricter than
- * U-Boot).  NULL pointers give VFIT_ERR_PARAM.
+ * U-Boot).  NULL pointers give VFIT_ERR_PARAM.  Returns VFIT_OK with em
+ * written, else one of those.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *sig,
@@ -40,7 +41,9 @@ enum vfit_result vfit_rsa_public(const struct vfit_rsa_key *key, const uint8_t *
 /*
  * RSASSA-PKCS1-v1_5: rebuilds 00 01 FF.. 00 DigestInfo digest and compares it
  * whole.  hash: SHA-1/224/256/384/512 (VFIT_ERR_UNSUPPORTED otherwise or when
- * not built in); digest holds vfit_hash_size(hash) bytes.
+ * not built in); digest holds vfit_hash_size(hash) bytes.  Returns VFIT_OK
+ * when the signature verifies, VFIT_ERR_SIGNATURE when the encoding
+ * differs, or what vfit_rsa_public() returned.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit_hash hash,
@@ -49,7 +52,8 @@ enum vfit_result vfit_rsa_verify_pkcs1(const struct vfit_rsa_key *key, enum vfit
 
 /*
  * RSASSA-PSS with MGF1(mgf_hash); salt_len exact, or VFIT_PSS_SALT_ANY.
- * VFIT_ERR_UNSUPPORTED when built with VFIT_HAVE_RSA_PSS=0.
+ * Returns as vfit_rsa_verify_pkcs1(); VFIT_ERR_UNSUPPORTED when built
+ * with VFIT_HAVE_RSA_PSS=0.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_rsa_verify_pss(const struct vfit_rsa_key *key, enum vfit_hash hash,

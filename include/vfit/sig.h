@@ -11,6 +11,7 @@
 #ifndef VFIT_SIG_H
 #define VFIT_SIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,10 +64,10 @@ struct vfit_sig_algo {
 				   size_t sig_len);
 };
 
-/* The row named name[0..len), or NULL when unknown or not built in. */
+/* Returns the row named name[0..len), or NULL when unknown or not built in. */
 const struct vfit_sig_algo *vfit_sig_algo_find(const char *name, size_t len);
 
-/* Rows in table order (NULL past the last), for listings and tests. */
+/* Returns row i in table order (NULL past the last), for listings and tests. */
 const struct vfit_sig_algo *vfit_sig_algo_at(unsigned int i);
 
 /* A signature `algo` value split: its hash and its algorithm row. */
@@ -78,13 +79,14 @@ struct vfit_algo {
 /*
  * Parses an algo property value of len bytes (including its NUL): exactly
  * one string "<hash>,<algorithm>" with a signature hash and a row both
- * built in; VFIT_ERR_UNSUPPORTED otherwise.
+ * built in.  Returns VFIT_OK with *algo filled, VFIT_ERR_UNSUPPORTED
+ * otherwise.
  */
 VFIT_MUST_CHECK
 enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo);
 
-/* The signature hashes (fit-format.md §3.2); the CRCs and MD5 are not. */
-static inline int vfit_sig_hash_ok(enum vfit_hash h)
+/* Whether h is a signature hash (fit-format.md §3.2); the CRCs and MD5 are not. */
+static inline bool vfit_sig_hash_ok(enum vfit_hash h)
 {
 	return h == VFIT_HASH_SHA1 || h == VFIT_HASH_SHA256 || h == VFIT_HASH_SHA384 ||
 	       h == VFIT_HASH_SHA512;

@@ -66,6 +66,7 @@ enum vfit_tpm_result {
 	VFIT_TPM_ERR_LIMIT = 10,       /* TPM reports more active banks than VFIT_TPM_MAX_BANKS */
 	VFIT_TPM_ERR_LOG = 11,         /* event log malformed (replay, or log/digest banks differ) */
 };
+/* Returns the name of r for logs ("unknown TPM result" past the list). */
 const char *vfit_tpm_result_to_string(enum vfit_tpm_result r);
 
 /*
@@ -104,8 +105,8 @@ enum vfit_tpm_alg {
 	VFIT_TPM_ALG_SHA512 = 0x000D,
 	VFIT_TPM_ALG_SM3_256 = 0x0012,
 };
-const char *vfit_tpm_alg_to_string(uint16_t alg);   /* "sha256", ...; "unknown" */
-size_t vfit_tpm_alg_digest_size(uint16_t alg);      /* 0 if unknown */
+const char *vfit_tpm_alg_to_string(uint16_t alg);   /* returns "sha256", ...; "unknown" */
+size_t vfit_tpm_alg_digest_size(uint16_t alg);      /* returns its digest bytes, 0 if unknown */
 
 /* Permanent handles */
 #define VFIT_TPM_RH_OWNER       0x40000001u
@@ -192,12 +193,18 @@ size_t vfit_tpm_alg_digest_size(uint16_t alg);      /* 0 if unknown */
 #define VFIT_TPM_RC_LOCKOUT          0x921u
 #define VFIT_TPM_RC_RETRY            0x922u
 #define VFIT_TPM_RC_NV_UNAVAILABLE   0x923u
-/* rc without the handle/parameter/session number of a format-one code */
+/* Returns rc without the handle/parameter/session number of a format-one code. */
 uint32_t vfit_tpm_rc_base(uint32_t rc);
-/* "TPM_RC_NV_LOCKED", ... for the codes above (on the base), else "TPM_RC_(other)" */
+/* Returns "TPM_RC_NV_LOCKED", ... for the codes above (on the base), else "TPM_RC_(other)". */
 const char *vfit_tpm_rc_to_string(uint32_t rc);
 
-/* ---- commands ---- */
+/*
+ * ---- commands ----
+ * Each returns VFIT_TPM_OK; VFIT_TPM_ERR_RC (tpm->rc holds the code) when
+ * the TPM refused the command; a transport result (TRANSPORT, NO_TPM,
+ * TIMEOUT) when it could not be asked; VFIT_TPM_ERR_MALFORMED for an
+ * answer that breaks the format; and the results its comment names.
+ */
 
 /* Password session: handle authorizes (TPM_RH_PLATFORM, TPM_RH_OWNER, or the NV index itself). */
 struct vfit_tpm_auth {
@@ -206,7 +213,10 @@ struct vfit_tpm_auth {
 	uint16_t password_len;          /* <= VFIT_TPM_MAX_PASSWORD */
 };
 
-/* TPM2_Startup(TPM_SU_CLEAR).  VFIT_TPM_ERR_INITIALIZED if the TPM was already started. */
+/*
+ * TPM2_Startup(TPM_SU_CLEAR).  Returns as every command, and
+ * VFIT_TPM_ERR_INITIALIZED if the TPM was already started.
+ */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_startup_clear(struct vfit_tpm *tpm);
 
@@ -217,18 +227,23 @@ struct vfit_tpm_banks {
 	uint32_t pcr_mask[VFIT_TPM_MAX_BANKS];   /* bit n: PCR n allocated in that bank (PCRs 0..31) */
 };
 /*
- * Banks whose algorithm this layer does not know (vfit_tpm_alg_digest_size 0)
- * are VFIT_TPM_ERR_UNSUPPORTED when active: a caller could not extend them,
- * and a PCR bank left unextended is a forgeable one.
+ * Fills *out; returns as every command.  Banks whose algorithm this layer
+ * does not know (vfit_tpm_alg_digest_size 0) are VFIT_TPM_ERR_UNSUPPORTED
+ * when active: a caller could not extend them, and a PCR bank left
+ * unextended is a forgeable one; more than VFIT_TPM_MAX_BANKS are
+ * VFIT_TPM_ERR_LIMIT.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_get_banks(struct vfit_tpm *tpm, struct vfit_tpm_banks *out);
 
-/* One TPM_PT property (TPM_CAP_TPM_PROPERTIES); VFIT_TPM_ERR_UNSUPPORTED if the TPM lacks it. */
+/*
+ * One TPM_PT property (TPM_CAP_TPM_PROPERTIES) into *value; returns as
+ * every command, VFIT_TPM_ERR_UNSUPPORTED if the TPM lacks it.
+ */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_get_property(struct vfit_tpm *tpm, uint32_t property, uint32_t *value);
 
-/* TPM2_GetRandom, looping until len bytes were received. */
+/* TPM2_GetRandom, looping until len bytes were received; returns as every command. */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_get_random(struct vfit_tpm *tpm, void *out, size_t len);
 
@@ -236,7 +251,7 @@ enum vfit_tpm_result vfit_tpm_get_random(struct vfit_tpm *tpm, void *out, size_t
  * TPM2_HierarchyControl: auth->handle is TPM_RH_PLATFORM (or the hierarchy
  * that owns `enable`), enable is TPM_RH_PLATFORM/OWNER/ENDORSEMENT/PLATFORM_NV,
  * state 0 disables, 1 enables.  Disabling TPM_RH_PLATFORM lasts until the
- * next Startup(CLEAR) (i.e. the next reset).
+ * next Startup(CLEAR) (i.e. the next reset).  Returns as every command.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_hierarchy_control(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
@@ -253,8 +268,9 @@ struct vfit_tpm_nv_public {
 };
 
 /*
- * TPM2_NV_ReadPublic.  The response must describe `index` (else MALFORMED);
- * an undefined index is VFIT_TPM_ERR_RC with rc base TPM_RC_HANDLE.
+ * TPM2_NV_ReadPublic into *out; returns as every command.  The response
+ * must describe `index` (else MALFORMED); an undefined index is
+ * VFIT_TPM_ERR_RC with rc base TPM_RC_HANDLE.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read_public(struct vfit_tpm *tpm, uint32_t index,
@@ -264,12 +280,13 @@ enum vfit_tpm_result vfit_tpm_nv_read_public(struct vfit_tpm *tpm, uint32_t inde
  * TPM2_NV_DefineSpace with hierarchy auth (TPM_RH_PLATFORM or TPM_RH_OWNER),
  * the index's own password (index_auth, may be NULL with len 0) and its
  * public area (pub->index, name_alg, attributes, auth policy, data_size).
+ * Returns as every command.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_define_space(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					      const void *index_auth, size_t index_auth_len,
 					      const struct vfit_tpm_nv_public *pub);
-/* TPM2_NV_UndefineSpace (auth: the hierarchy that defined it). */
+/* TPM2_NV_UndefineSpace (auth: the hierarchy that defined it); returns as every command. */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_undefine_space(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 						uint32_t index);
@@ -277,26 +294,29 @@ enum vfit_tpm_result vfit_tpm_nv_undefine_space(struct vfit_tpm *tpm, const stru
 /*
  * TPM2_NV_Read / TPM2_NV_Write of len bytes at offset, in commands of at most
  * VFIT_TPM_NV_CHUNK bytes.  auth->handle is TPM_RH_PLATFORM (PPREAD/PPWRITE),
- * TPM_RH_OWNER, or the index (AUTHREAD/AUTHWRITE).  A read response with
- * another size than asked is MALFORMED.
+ * TPM_RH_OWNER, or the index (AUTHREAD/AUTHWRITE).  Each returns as every
+ * command; a read response with another size than asked is MALFORMED.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 				      uint32_t index, uint16_t offset, void *out, size_t len);
+/* (TPM2_NV_Write: see vfit_tpm_nv_read(); returns as every command.) */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_write(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 				       uint32_t index, uint16_t offset, const void *data, size_t len);
-/* A TPM_NT_COUNTER index: NV_Read of its 8 bytes, big-endian. */
+/* A TPM_NT_COUNTER index: NV_Read of its 8 bytes, big-endian; returns as every command. */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read_counter(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					      uint32_t index, uint64_t *value);
+/* TPM2_NV_Increment of a TPM_NT_COUNTER index; returns as every command. */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_increment(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					   uint32_t index);
-/* TPM2_NV_WriteLock / TPM2_NV_ReadLock (WRITE_STCLEAR / WRITEDEFINE, READ_STCLEAR indices). */
+/* TPM2_NV_WriteLock (WRITE_STCLEAR / WRITEDEFINE indices); returns as every command. */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_write_lock(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					    uint32_t index);
+/* TPM2_NV_ReadLock (READ_STCLEAR indices); returns as every command. */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_nv_read_lock(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth,
 					   uint32_t index);
@@ -310,15 +330,19 @@ struct vfit_tpm_digests {
 	} d[VFIT_TPM_MAX_BANKS];
 };
 
-/* TPM2_PCR_Extend of every digest in d (empty password on the PCR handle). */
+/*
+ * TPM2_PCR_Extend of every digest in d (empty password on the PCR handle);
+ * returns as every command.
+ */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_pcr_extend(struct vfit_tpm *tpm, uint32_t pcr, const struct vfit_tpm_digests *d);
 
 /*
  * TPM2_PCR_Read of one PCR in one bank: out gets vfit_tpm_alg_digest_size(alg)
  * bytes; update_counter (may be NULL) the TPM's pcrUpdateCounter.
- * VFIT_TPM_ERR_UNSUPPORTED if the bank does not hold that PCR; a hash the
- * TPM does not implement is VFIT_TPM_ERR_RC with TPM_RC_HASH.
+ * Returns as every command; VFIT_TPM_ERR_UNSUPPORTED if the bank does not
+ * hold that PCR; a hash the TPM does not implement is VFIT_TPM_ERR_RC with
+ * TPM_RC_HASH.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_pcr_read(struct vfit_tpm *tpm, uint32_t pcr, uint16_t alg,
@@ -348,7 +372,8 @@ enum vfit_tpm_result vfit_tpm_pcr_read(struct vfit_tpm *tpm, uint32_t pcr, uint1
 #define VFIT_TPM_EV_EFI_ACTION                 0x80000007u
 #define VFIT_TPM_EV_EFI_PLATFORM_FIRMWARE_BLOB 0x80000008u
 #define VFIT_TPM_EV_EFI_HANDOFF_TABLES         0x80000009u
-const char *vfit_tpm_event_to_string(uint32_t type);    /* "EV_SEPARATOR", ...; "EV_(unknown)" */
+/* Returns "EV_SEPARATOR", ...; "EV_(unknown)" for others. */
+const char *vfit_tpm_event_to_string(uint32_t type);
 
 /* The writer: a region the caller reserves (and later announces to the OS). */
 struct vfit_tpm_log {
@@ -362,8 +387,8 @@ struct vfit_tpm_log {
 /*
  * Starts a log in mem[0..cap) with the Spec ID event (EV_NO_ACTION,
  * "Spec ID Event03", SHA-1 event format) listing banks->alg with their digest
- * sizes.  VFIT_TPM_ERR_SPACE if it does not fit, UNSUPPORTED for a bank of
- * unknown digest size.
+ * sizes.  Returns VFIT_TPM_OK, VFIT_TPM_ERR_SPACE if it does not fit,
+ * UNSUPPORTED for a bank of unknown digest size.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_log_init(struct vfit_tpm_log *log, void *mem, size_t cap,
@@ -371,8 +396,9 @@ enum vfit_tpm_result vfit_tpm_log_init(struct vfit_tpm_log *log, void *mem, size
 
 /*
  * Appends a TCG_PCR_EVENT2 (pcr, type, one digest per log bank, event data).
- * d must hold exactly the log's banks (any order): else VFIT_TPM_ERR_LOG.
- * VFIT_TPM_ERR_SPACE (nothing written) if the region cannot take it.
+ * Returns VFIT_TPM_OK; VFIT_TPM_ERR_LOG unless d holds exactly the log's
+ * banks (any order), VFIT_TPM_ERR_SPACE (nothing written) if the region
+ * cannot take it.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_log_append(struct vfit_tpm_log *log, uint32_t pcr, uint32_t type,
@@ -383,7 +409,8 @@ enum vfit_tpm_result vfit_tpm_log_append(struct vfit_tpm_log *log, uint32_t pcr,
  * re-hashing here) and appends the matching log entry.  The room in the log
  * and the banks are checked first, so a PCR is never extended with a
  * measurement the log would miss; if the extend fails nothing is logged.
- * log may be NULL (extend only).
+ * log may be NULL (extend only).  Returns what the extend or the log
+ * check returned (VFIT_TPM_OK when both were done).
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_measure(struct vfit_tpm *tpm, struct vfit_tpm_log *log, uint32_t pcr,
@@ -395,7 +422,8 @@ enum vfit_tpm_result vfit_tpm_measure(struct vfit_tpm *tpm, struct vfit_tpm_log 
  * len bytes): the value PCR `pcr` of bank `alg` must hold after those
  * extends, written to out (vfit_tpm_alg_digest_size(alg) bytes).  Starts
  * from zeros (0xFF for PCRs 17..22; PCR 0 from the locality of a
- * StartupLocality EV_NO_ACTION event).  VFIT_TPM_ERR_LOG for a malformed log,
+ * StartupLocality EV_NO_ACTION event).  Returns VFIT_TPM_OK;
+ * VFIT_TPM_ERR_LOG for a malformed log,
  * UNSUPPORTED for a bank the log lacks or this build cannot hash (sha1,
  * sha256, sha384, sha512 are replayed).  *events (may be NULL) gets the
  * number of events extended into that PCR.

@@ -17,15 +17,15 @@
 
 /* The release these headers belong to (semantic versioning). */
 #define VFIT_VERSION_MAJOR 0
-#define VFIT_VERSION_MINOR 1
+#define VFIT_VERSION_MINOR 2
 #define VFIT_VERSION_PATCH 0
 /* One number to compare: (major << 16) | (minor << 8) | patch. */
 #define VFIT_VERSION_NUMBER \
 	((VFIT_VERSION_MAJOR << 16) | (VFIT_VERSION_MINOR << 8) | VFIT_VERSION_PATCH)
 
 /*
- * The release of the library linked in, as VFIT_VERSION_NUMBER: compare it
- * with the headers' when the library may be another build's.
+ * Returns the release of the library linked in, as VFIT_VERSION_NUMBER:
+ * compare it with the headers' when the library may be another build's.
  */
 unsigned long vfit_version(void);
 

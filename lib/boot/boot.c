@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The boot flow's commands: one power-on (vfit_boot), the OS's
- * confirmation (vfit_boot_mark_good) and a field update (vfit_boot_update).
+ * confirmation (vfit_boot_mark_good) and requests (vfit_boot_apply_request),
+ * and a field update (vfit_boot_update).
  *
  * Invariant kept by every sequence of durable writes below: at any point a
  * power cut may strike, one slot holds a chain that verifies and that the
  * state does not mark bad, or recovery remains.  The running (good) slot is
  * never written; the other slot is marked bad before its first byte changes
  * and is offered for a trial only after it has been written, read back and
- * verified in full.
+ * verified in full.  With a store that stages its writes (the commit op:
+ * a TPM NV index), each command's changes become durable together, in one
+ * write, where the command ends (update: also before the target changes).
  */
 #include <string.h>
 
@@ -65,6 +68,27 @@ static enum vfit_io state_save(struct vfit_run *r)
 	if (io)
 		r->rep->why = VFIT_WHY_STATE_WRITE;
 	return io;
+}
+
+/* The command's staged changes made durable at once (keep), or dropped. */
+static enum vfit_io commit(struct vfit_run *r, bool keep)
+{
+	const struct vfit_boot_ops *o = r->ops;
+	enum vfit_io io = o->commit ? o->commit(o->plat, keep) : VFIT_IO_OK;
+
+	if (io && keep)
+		r->rep->why = VFIT_WHY_STATE_WRITE;
+	return io;
+}
+
+/* A command's end: its changes kept when it is done, else dropped. */
+static enum vfit_boot_result finish(struct vfit_run *r, enum vfit_boot_result rc)
+{
+	if (commit(r, rc == VFIT_BOOT_DONE))
+		return VFIT_BOOT_ERROR;
+	if (rc == VFIT_BOOT_DONE)
+		r->rep->why = VFIT_WHY_NONE;
+	return rc;
 }
 
 /* ---- keys ---------------------------------------------------------------- */
@@ -158,13 +182,15 @@ static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 
 /* ---- one power-on ---------------------------------------------------- */
 
-static void mark_bad(struct vfit_run *r, unsigned int s)
+/* failed: the chain failed verification (retried when nothing else boots). */
+static void mark_bad(struct vfit_run *r, unsigned int s, bool failed)
 {
 	struct vfit_boot_state *st = &r->s->state;
 	struct vfit_boot_event *ev;
 
 	st->status[s] = VFIT_SLOT_BAD;
 	st->tries[s] = 0;
+	st->failed[s] = failed;
 	if (st->active == s)
 		st->active = (uint8_t)(1 - s);
 	ev = vfit_ev_new_(r, VFIT_EV_MARKED_BAD, (enum vfit_boot_chain)s, 0);
@@ -181,8 +207,43 @@ static void no_handoff(struct vfit_boot_report *rep)
 	memset(&rep->ramdisk, 0, sizeof(rep->ramdisk));
 }
 
-/* Returns true when slot s verified and is loaded. */
-static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int s)
+/*
+ * The boot record: which chain booted, written (with the trial counted)
+ * before anything of it runs.  A record that cannot be written stops the
+ * boot whatever the slot's status: a trial could loop uncounted, and a
+ * good slot would run as a chain the record does not name.
+ */
+static bool record(struct vfit_run *r, enum vfit_boot_chain c)
+{
+	struct vfit_boot_state *st = &r->s->state;
+	bool trial = c < VFIT_CHAIN_RECOVERY && st->status[c] == VFIT_SLOT_TRYING;
+
+	if (trial || st->booted != c || memcmp(st->chain, r->s->chain, sizeof(st->chain))) {
+		if (trial)
+			st->tries[c]--;
+		st->booted = (uint8_t)c;
+		memcpy(st->chain, r->s->chain, sizeof(st->chain));
+		if (state_save(r)) {
+			fail(r, trial ? VFIT_WHY_TRIAL_UNCOUNTED : VFIT_WHY_STATE_WRITE, c);
+			return false;
+		}
+	}
+	if (commit(r, true)) {
+		fail(r, VFIT_WHY_STATE_WRITE, c);
+		return false;
+	}
+	return true;
+}
+
+enum try {
+	TRY_NO = 0,       /* not started: the next slot, or recovery */
+	TRY_BOOT,         /* verified, loaded, recorded */
+	TRY_HALT,         /* the record could not be written: nothing may run */
+};
+
+/* Slot s (retry: a bad slot whose chain failed verification before, tried again). */
+static enum try try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int s,
+			 bool retry)
 {
 	const struct vfit_chain c = { (enum vfit_boot_chain)s, s, 0, 0, NULL, NULL };
 	const uint8_t *fit[VFIT_BOOT_MAX_STAGES];
@@ -191,37 +252,34 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 	struct vfit_boot_event *ev;
 	enum vfit_walk w;
 
-	if (st->status[s] == VFIT_SLOT_BAD) {
+	if (st->status[s] == VFIT_SLOT_BAD && !retry) {
 		fail(r, VFIT_WHY_MARKED_BAD, c.id);
-		return false;
+		return TRY_NO;
 	}
 	if (st->status[s] == VFIT_SLOT_TRYING && !st->tries[s]) {
 		fail(r, VFIT_WHY_NO_ATTEMPTS, c.id);
-		mark_bad(r, s);
-		return false;
+		mark_bad(r, s, false);
+		return TRY_NO;
 	}
+	if (retry)
+		vfit_ev_say_(r, VFIT_EV_RETRY, c.id, 0);
 	vfit_ev_say_(r, VFIT_EV_TRY, c.id, 0);
 	vfit_boot_ranges_reset_(r);
 	w = vfit_boot_walk_(r, f, &c, true, fit, len);
-	if (w == VFIT_WALK_REJECT)
-		mark_bad(r, s);
+	if (w == VFIT_WALK_REJECT && !retry)
+		mark_bad(r, s, true);
 	if (w) {
 		no_handoff(r->rep);
-		return false;
+		return TRY_NO;
 	}
-	/* The boot record: which slot and which chain, written before anything runs. */
-	if (st->status[s] == VFIT_SLOT_TRYING || st->booted != s ||
-	    memcmp(st->chain, r->s->chain, sizeof(st->chain))) {
-		if (st->status[s] == VFIT_SLOT_TRYING)
-			st->tries[s]--;
-		st->booted = (uint8_t)s;
-		memcpy(st->chain, r->s->chain, sizeof(st->chain));
-		/* A trial that cannot be counted must not run: it could loop forever. */
-		if (state_save(r) && st->status[s] == VFIT_SLOT_TRYING) {
-			fail(r, VFIT_WHY_TRIAL_UNCOUNTED, c.id);
-			no_handoff(r->rep);
-			return false;
-		}
+	/* Verified again after a failure: the disk was put right. */
+	if (retry) {
+		st->status[s] = VFIT_SLOT_GOOD;
+		st->failed[s] = 0;
+	}
+	if (!record(r, c.id)) {
+		no_handoff(r->rep);
+		return TRY_HALT;
 	}
 	/*
 	 * No counter moves here, not even for a good slot: "good" comes from
@@ -234,7 +292,7 @@ static bool try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int
 		ev->value = st->tries[s];
 		vfit_ev_emit_(r, ev);
 	}
-	return true;
+	return TRY_BOOT;
 }
 
 static void start(struct vfit_run *r, enum vfit_boot_chain chain)
@@ -253,23 +311,41 @@ static void start(struct vfit_run *r, enum vfit_boot_chain chain)
 	vfit_ev_emit_(r, ev);
 }
 
-static enum vfit_boot_outcome halt(struct vfit_run *r)
+/* Nothing runs; what was staged (slots marked bad) is kept if the store can. */
+static enum vfit_boot_outcome halt(struct vfit_run *r, bool listing)
 {
 	enum vfit_boot_why why = r->rep->why;
 
-	vfit_ev_reasons_(r, VFIT_WHY_NOTHING_VERIFIED);
+	no_handoff(r->rep);
+	(void)commit(r, true);
+	if (listing)
+		vfit_ev_reasons_(r, VFIT_WHY_NOTHING_VERIFIED);
 	r->rep->why = why;
 	return VFIT_BOOT_HALT;
+}
+
+/* A recorded chain: measured, then handed over. */
+static enum vfit_boot_outcome started(struct vfit_run *r, enum vfit_boot_chain chain)
+{
+	if (!vfit_boot_measure_chain_(r, chain))
+		return halt(r, true);
+	r->rep->slot = chain < VFIT_CHAIN_RECOVERY ? chain : VFIT_BOOT_NONE;
+	r->rep->nstages = r->s->nstages;
+	start(r, chain);
+	return chain < VFIT_CHAIN_RECOVERY ? VFIT_BOOT_KERNEL : VFIT_BOOT_RECOVERY;
 }
 
 enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 				 const struct vfit_boot_layout *layout,
 				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
 {
+	struct vfit_boot_state *st = &scratch->state;
 	struct vfit_boot_event *ev;
 	struct vfit_flow f;
 	struct vfit_run r;
 	unsigned int i, s, first;
+	bool again[VFIT_BOOT_SLOTS];
+	enum try t;
 	enum setup rc;
 
 	run_init(&r, ops, layout, scratch, report);
@@ -277,107 +353,178 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 	if (rc == SETUP_FAILED)
 		return VFIT_BOOT_FAILED;
 	if (rc)
-		return halt(&r);
+		return halt(&r, true);
 	ev = vfit_ev_new_(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
-	ev->state = scratch->state;
+	ev->state = *st;
 	vfit_ev_emit_(&r, ev);
 	/* The order is fixed up front: marking a slot bad moves `active`. */
-	first = scratch->state.active;
-	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
+	first = st->active;
+	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
+		again[i] = st->status[i] == VFIT_SLOT_BAD && st->failed[i];
+	for (i = 0; i < 2 * VFIT_BOOT_SLOTS; i++) {
 		s = (first + i) % VFIT_BOOT_SLOTS;
-		if (try_slot(&r, &f, s)) {
-			if (!vfit_boot_measure_chain_(&r, (enum vfit_boot_chain)s)) {
-				no_handoff(report);
-				return halt(&r);
-			}
-			report->slot = s;
-			report->nstages = scratch->nstages;
-			start(&r, (enum vfit_boot_chain)s);
-			return VFIT_BOOT_KERNEL;
-		}
+		/* Second round: the slots bad for a failed verification, before recovery. */
+		if (i >= VFIT_BOOT_SLOTS && !again[s])
+			continue;
+		t = try_slot(&r, &f, s, i >= VFIT_BOOT_SLOTS);
+		if (t == TRY_HALT)
+			return halt(&r, false);
+		if (t == TRY_BOOT)
+			return started(&r, (enum vfit_boot_chain)s);
 	}
 	vfit_ev_say_(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
 	vfit_boot_ranges_reset_(&r);
-	if (vfit_boot_recovery_(&r, &f) == VFIT_WALK_OK) {
-		if (scratch->state.booted != VFIT_BOOT_NONE) {
-			scratch->state.booted = VFIT_BOOT_NONE;
-			memset(scratch->state.chain, 0, sizeof(scratch->state.chain));
-			state_save(&r);
-		}
-		if (!vfit_boot_measure_chain_(&r, VFIT_CHAIN_RECOVERY)) {
-			no_handoff(report);
-			return halt(&r);
-		}
-		report->nstages = 1;
-		start(&r, VFIT_CHAIN_RECOVERY);
-		return VFIT_BOOT_RECOVERY;
-	}
-	no_handoff(report);
-	return halt(&r);
+	if (vfit_boot_recovery_(&r, &f, true) != VFIT_WALK_OK)
+		return halt(&r, true);
+	if (!record(&r, VFIT_CHAIN_RECOVERY))
+		return halt(&r, false);
+	return started(&r, VFIT_CHAIN_RECOVERY);
 }
 
-/* ---- confirmation ------------------------------------------------------ */
+/* ---- confirmation and the OS's requests ---------------------------------------- */
+
+/*
+ * The chain that booted last, confirmed: verified again (counters may
+ * only move to indexes that verify now), compared with the boot record
+ * (only the chain the device itself booted is confirmed), its counters
+ * advanced -- first, so that a counter the store cannot hold refuses
+ * before anything changed -- and a slot's trial ended.
+ */
+static enum vfit_boot_result confirm_booted(struct vfit_run *r, const struct vfit_flow *f)
+{
+	const uint8_t *fit[VFIT_BOOT_MAX_STAGES];
+	size_t len[VFIT_BOOT_MAX_STAGES];
+	struct vfit_boot_state *st = &r->s->state;
+	unsigned int s = st->booted;
+	struct vfit_chain c;
+	enum vfit_boot_why w;
+	enum vfit_walk walk;
+
+	if (s == VFIT_BOOT_NONE) {
+		fail(r, VFIT_WHY_NOT_BOOTED, VFIT_CHAIN_NONE);
+		return VFIT_BOOT_REFUSED;
+	}
+	if (s < VFIT_BOOT_SLOTS && st->status[s] == VFIT_SLOT_BAD) {
+		fail(r, VFIT_WHY_BOOTED_BAD, (enum vfit_boot_chain)s);
+		return VFIT_BOOT_REFUSED;
+	}
+	memset(&c, 0, sizeof(c));
+	c.id = (enum vfit_boot_chain)s;
+	c.slot = s;
+	vfit_boot_ranges_reset_(r);
+	walk = s == VFIT_CHAIN_RECOVERY ? vfit_boot_recovery_(r, f, false) :
+	       vfit_boot_walk_(r, f, &c, false, fit, len);
+	if (walk) {
+		fail(r, VFIT_WHY_NO_LONGER_VERIFIES, c.id);
+		return VFIT_BOOT_REFUSED;
+	}
+	if (memcmp(r->s->chain, st->chain, sizeof(st->chain))) {
+		fail(r, VFIT_WHY_CHAIN_CHANGED, c.id);
+		return VFIT_BOOT_REFUSED;
+	}
+	/*
+	 * As libavb when unlocked: a chain that came through a user key moves
+	 * no counter, so nothing a user signs can lock the vendor's images out.
+	 */
+	if (r->s->tainted) {
+		vfit_ev_say_(r, VFIT_EV_NO_ADVANCE, c.id, 0);
+	} else {
+		w = vfit_boot_advance_(r);
+		r->rep->why = w;
+		if (w)
+			return w == VFIT_WHY_COUNTER_FULL ? VFIT_BOOT_REFUSED : VFIT_BOOT_ERROR;
+	}
+	if (s < VFIT_BOOT_SLOTS && st->status[s] == VFIT_SLOT_TRYING) {
+		st->status[s] = VFIT_SLOT_GOOD;
+		st->tries[s] = 0;
+		if (state_save(r))
+			return VFIT_BOOT_ERROR;
+	}
+	vfit_ev_say_(r, VFIT_EV_CONFIRMED, c.id, 0);
+	return VFIT_BOOT_DONE;
+}
 
 enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
 					  const struct vfit_boot_layout *layout,
 					  struct vfit_boot_scratch *scratch,
 					  struct vfit_boot_report *report)
 {
-	const uint8_t *fit[VFIT_BOOT_MAX_STAGES];
-	size_t len[VFIT_BOOT_MAX_STAGES];
-	struct vfit_boot_state *st = &scratch->state;
-	struct vfit_chain c;
 	struct vfit_flow f;
 	struct vfit_run r;
 	enum setup rc;
-	unsigned int s;
 
 	run_init(&r, ops, layout, scratch, report);
 	rc = setup(&r, &f);
 	if (rc)
 		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
-	s = st->booted;
-	if (s == VFIT_BOOT_NONE) {
-		fail(&r, VFIT_WHY_NOT_BOOTED, VFIT_CHAIN_NONE);
-		return VFIT_BOOT_REFUSED;
-	}
-	if (st->status[s] == VFIT_SLOT_BAD) {
-		fail(&r, VFIT_WHY_BOOTED_BAD, (enum vfit_boot_chain)s);
-		return VFIT_BOOT_REFUSED;
-	}
-	/* Counters may only move to indexes that verify now. */
-	memset(&c, 0, sizeof(c));
-	c.id = (enum vfit_boot_chain)s;
-	c.slot = s;
-	vfit_boot_ranges_reset_(&r);
-	if (vfit_boot_walk_(&r, &f, &c, false, fit, len)) {
-		fail(&r, VFIT_WHY_NO_LONGER_VERIFIES, c.id);
-		return VFIT_BOOT_REFUSED;
-	}
-	/* Only the chain the device itself booted last (the boot record) is confirmed. */
-	if (memcmp(scratch->chain, st->chain, sizeof(st->chain))) {
-		fail(&r, VFIT_WHY_CHAIN_CHANGED, c.id);
-		return VFIT_BOOT_REFUSED;
-	}
-	if (st->status[s] == VFIT_SLOT_TRYING) {
-		st->status[s] = VFIT_SLOT_GOOD;
-		st->tries[s] = 0;
-		if (state_save(&r))
-			return VFIT_BOOT_ERROR;
-	}
-	/*
-	 * As libavb when unlocked: a chain that came through a user key moves
-	 * no counter, so nothing a user signs can lock the vendor's images out.
-	 */
-	if (scratch->tainted) {
-		vfit_ev_say_(&r, VFIT_EV_NO_ADVANCE, c.id, 0);
-	} else if (vfit_boot_advance_(&r)) {
-		report->why = VFIT_WHY_COUNTER_ADVANCE;
+	return finish(&r, confirm_booted(&r, &f));
+}
+
+/*
+ * The slot the OS installed, offered for a trial.  Whatever the other
+ * slot's state: a trial is verified at every boot and moves no counter,
+ * and recovery's update must bring a device with no good slot back.
+ */
+static enum vfit_boot_result offer(struct vfit_run *r, unsigned int x)
+{
+	struct vfit_boot_state *st = &r->s->state;
+	struct vfit_boot_event *ev;
+
+	st->status[x] = VFIT_SLOT_TRYING;
+	st->tries[x] = VFIT_BOOT_TRIES;
+	st->failed[x] = 0;
+	st->active = (uint8_t)x;
+	if (state_save(r))
 		return VFIT_BOOT_ERROR;
-	}
-	vfit_ev_say_(&r, VFIT_EV_CONFIRMED, c.id, 0);
-	report->why = VFIT_WHY_NONE;
+	ev = vfit_ev_new_(r, VFIT_EV_OFFERED, (enum vfit_boot_chain)x, 0);
+	ev->value = VFIT_BOOT_TRIES;
+	ev->limit = st->status[1 - x] == VFIT_SLOT_GOOD ? 1 - x : VFIT_CHAIN_RECOVERY;
+	vfit_ev_emit_(r, ev);
 	return VFIT_BOOT_DONE;
+}
+
+enum vfit_boot_result vfit_boot_apply_request(const struct vfit_boot_ops *ops,
+					      const struct vfit_boot_layout *layout,
+					      struct vfit_boot_scratch *scratch,
+					      struct vfit_boot_report *report,
+					      const struct vfit_boot_request *rq)
+{
+	struct vfit_boot_state *st = &scratch->state;
+	struct vfit_boot_event *ev;
+	enum vfit_boot_result res = VFIT_BOOT_DONE;
+	struct vfit_flow f;
+	struct vfit_run r;
+	enum setup rc;
+
+	run_init(&r, ops, layout, scratch, report);
+	rc = setup(&r, &f);
+	if (rc)
+		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
+	ev = vfit_ev_new_(&r, VFIT_EV_REQUEST,
+			  rq->confirm <= VFIT_CHAIN_RECOVERY ? (enum vfit_boot_chain)rq->confirm :
+			  VFIT_CHAIN_NONE, 0);
+	ev->value = rq->seq;
+	ev->limit = rq->install;
+	vfit_ev_emit_(&r, ev);
+	/* Made against another state (an older boot, or before a change since). */
+	if (rq->seq != st->seq) {
+		ev = vfit_ev_new_(&r, VFIT_EV_FAIL, VFIT_CHAIN_NONE, 0);
+		ev->value = rq->seq;
+		ev->limit = st->seq;
+		vfit_ev_fail_(&r, ev, VFIT_WHY_REQUEST_STALE);
+		return finish(&r, VFIT_BOOT_REFUSED);
+	}
+	if ((rq->confirm > VFIT_CHAIN_RECOVERY && rq->confirm != VFIT_BOOT_NONE) ||
+	    (rq->install >= VFIT_BOOT_SLOTS && rq->install != VFIT_BOOT_NONE) ||
+	    (rq->confirm != VFIT_BOOT_NONE && rq->confirm != st->booted)) {
+		fail(&r, VFIT_WHY_REQUEST_MALFORMED, VFIT_CHAIN_NONE);
+		return finish(&r, VFIT_BOOT_REFUSED);
+	}
+	if (rq->confirm != VFIT_BOOT_NONE)
+		res = confirm_booted(&r, &f);
+	if (res == VFIT_BOOT_DONE && rq->install != VFIT_BOOT_NONE)
+		res = offer(&r, rq->install);
+	return finish(&r, res);
 }
 
 /* ---- field update ------------------------------------------------------ */
@@ -438,7 +585,7 @@ static enum vfit_io write_slot(struct vfit_run *r, unsigned int target,
 static void update_slots(const struct vfit_boot_state *st, unsigned int *cur,
 			 unsigned int *target)
 {
-	*cur = st->booted != VFIT_BOOT_NONE ? st->booted : st->active;
+	*cur = st->booted < VFIT_BOOT_SLOTS ? st->booted : st->active;
 	if (st->status[*cur] == VFIT_SLOT_BAD && st->status[1 - *cur] == VFIT_SLOT_GOOD)
 		*cur = 1 - *cur;
 	*target = st->status[*cur] == VFIT_SLOT_GOOD ? 1 - *cur : *cur;
@@ -451,12 +598,16 @@ static enum vfit_io write_target(struct vfit_run *r, unsigned int cur, unsigned 
 	struct vfit_boot_state *st = &r->s->state;
 	enum vfit_io io;
 
-	if (st->status[target] != VFIT_SLOT_BAD || (target != cur && st->active != cur)) {
+	if (st->status[target] != VFIT_SLOT_BAD || st->failed[target] ||
+	    (target != cur && st->active != cur)) {
 		st->status[target] = VFIT_SLOT_BAD;
 		st->tries[target] = 0;
+		st->failed[target] = 0;
 		if (target != cur)
 			st->active = (uint8_t)cur;
 		io = state_save(r);
+		if (!io)
+			io = commit(r, true);
 		if (io)
 			return io;
 	}
@@ -465,75 +616,73 @@ static enum vfit_io write_target(struct vfit_run *r, unsigned int cur, unsigned 
 	return write_slot(r, target, sfit, slen, r->s->nstages);
 }
 
+/* The update itself (steps 1..5): the target ends up on trial, or nothing was offered. */
+static enum vfit_boot_result update(struct vfit_run *r, const struct vfit_flow *f,
+				    const void *const fit[], const size_t len[], unsigned int n)
+{
+	const uint8_t *sfit[VFIT_BOOT_MAX_STAGES];
+	size_t slen[VFIT_BOOT_MAX_STAGES];
+	struct vfit_boot_state *st = &r->s->state;
+	struct vfit_boot_event *ev;
+	struct vfit_chain c;
+	unsigned int cur, target, pos;
+
+	if (!n || n > VFIT_BOOT_MAX_STAGES) {
+		fail(r, VFIT_WHY_UPDATE_COUNT, VFIT_CHAIN_NONE);
+		return VFIT_BOOT_REFUSED;
+	}
+	update_slots(st, &cur, &target);
+	if (st->status[cur] == VFIT_SLOT_TRYING) {
+		fail(r, VFIT_WHY_UPDATE_TRIAL, (enum vfit_boot_chain)cur);
+		return VFIT_BOOT_REFUSED;
+	}
+	if (target == cur)
+		vfit_ev_say_(r, VFIT_EV_REPAIR, (enum vfit_boot_chain)cur, 0);
+	c = (struct vfit_chain){ VFIT_CHAIN_NEW, cur, 0, n, fit, len };
+	pos = update_position(r, f, &c);
+	if (!pos) {
+		vfit_ev_reasons_(r, VFIT_WHY_UPDATE_NO_POSITION);
+		r->rep->why = VFIT_WHY_UPDATE_NO_POSITION;
+		return VFIT_BOOT_REFUSED;
+	}
+	ev = vfit_ev_new_(r, VFIT_EV_POSITION, (enum vfit_boot_chain)cur, pos);
+	ev->value = n;
+	vfit_ev_emit_(r, ev);
+
+	/* 1. The complete new chain, verified again with its events. */
+	c.first = pos;
+	vfit_boot_ranges_reset_(r);
+	if (vfit_boot_walk_(r, f, &c, false, sfit, slen)) {
+		fail(r, VFIT_WHY_UPDATE_UNVERIFIED, VFIT_CHAIN_NEW);
+		return VFIT_BOOT_REFUSED;
+	}
+	/* 2., 3. Target out of service (durably), then written. */
+	if (write_target(r, cur, target, sfit, slen))
+		return VFIT_BOOT_ERROR;
+	/* 4. Read back and verify what the target now holds. */
+	c = (struct vfit_chain){ (enum vfit_boot_chain)target, target, 0, 0, NULL, NULL };
+	vfit_boot_ranges_reset_(r);
+	if (vfit_boot_walk_(r, f, &c, false, sfit, slen)) {
+		fail(r, VFIT_WHY_UPDATE_READBACK, c.id);
+		return VFIT_BOOT_REFUSED;
+	}
+	/* 5. Offer it for a trial; the confirmed slot stays as the fallback. */
+	return offer(r, target);
+}
+
 enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 				       const struct vfit_boot_layout *layout,
 				       struct vfit_boot_scratch *scratch,
 				       struct vfit_boot_report *report, const void *const fit[],
 				       const size_t len[], unsigned int n)
 {
-	const uint8_t *sfit[VFIT_BOOT_MAX_STAGES];
-	size_t slen[VFIT_BOOT_MAX_STAGES];
-	struct vfit_boot_state *st = &scratch->state;
-	struct vfit_boot_event *ev;
-	struct vfit_chain c;
 	struct vfit_flow f;
 	struct vfit_run r;
-	unsigned int cur, target, pos;
 	enum setup rc;
 
 	run_init(&r, ops, layout, scratch, report);
 	rc = setup(&r, &f);
 	if (rc)
 		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
-	if (!n || n > VFIT_BOOT_MAX_STAGES) {
-		fail(&r, VFIT_WHY_UPDATE_COUNT, VFIT_CHAIN_NONE);
-		return VFIT_BOOT_REFUSED;
-	}
-	update_slots(st, &cur, &target);
-	if (st->status[cur] == VFIT_SLOT_TRYING) {
-		fail(&r, VFIT_WHY_UPDATE_TRIAL, (enum vfit_boot_chain)cur);
-		return VFIT_BOOT_REFUSED;
-	}
-	if (target == cur)
-		vfit_ev_say_(&r, VFIT_EV_REPAIR, (enum vfit_boot_chain)cur, 0);
-	c = (struct vfit_chain){ VFIT_CHAIN_NEW, cur, 0, n, fit, len };
-	pos = update_position(&r, &f, &c);
-	if (!pos) {
-		vfit_ev_reasons_(&r, VFIT_WHY_UPDATE_NO_POSITION);
-		report->why = VFIT_WHY_UPDATE_NO_POSITION;
-		return VFIT_BOOT_REFUSED;
-	}
-	ev = vfit_ev_new_(&r, VFIT_EV_POSITION, (enum vfit_boot_chain)cur, pos);
-	ev->value = n;
-	vfit_ev_emit_(&r, ev);
-
-	/* 1. The complete new chain, verified again with its events. */
-	c.first = pos;
-	vfit_boot_ranges_reset_(&r);
-	if (vfit_boot_walk_(&r, &f, &c, false, sfit, slen)) {
-		fail(&r, VFIT_WHY_UPDATE_UNVERIFIED, VFIT_CHAIN_NEW);
-		return VFIT_BOOT_REFUSED;
-	}
-	/* 2., 3. Target out of service, then written. */
-	if (write_target(&r, cur, target, sfit, slen))
-		return VFIT_BOOT_ERROR;
-	/* 4. Read back and verify what the target now holds. */
-	c = (struct vfit_chain){ (enum vfit_boot_chain)target, target, 0, 0, NULL, NULL };
-	vfit_boot_ranges_reset_(&r);
-	if (vfit_boot_walk_(&r, &f, &c, false, sfit, slen)) {
-		fail(&r, VFIT_WHY_UPDATE_READBACK, c.id);
-		return VFIT_BOOT_REFUSED;
-	}
-	/* 5. Offer it for a trial; the confirmed slot stays as the fallback. */
-	st->status[target] = VFIT_SLOT_TRYING;
-	st->tries[target] = VFIT_BOOT_TRIES;
-	st->active = (uint8_t)target;
-	if (state_save(&r))
-		return VFIT_BOOT_ERROR;
-	ev = vfit_ev_new_(&r, VFIT_EV_OFFERED, (enum vfit_boot_chain)target, 0);
-	ev->value = VFIT_BOOT_TRIES;
-	ev->limit = target != cur ? cur : VFIT_CHAIN_RECOVERY;
-	vfit_ev_emit_(&r, ev);
-	report->why = VFIT_WHY_NONE;
-	return VFIT_BOOT_DONE;
+	return finish(&r, update(&r, &f, fit, len, n));
 }

@@ -73,6 +73,7 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 {
 	struct vfit_verify_result *res = &r->s->res;
 	struct vfit_boot_event *ev;
+	enum vfit_result verdict;
 
 	ev = vfit_ev_new_(r, VFIT_EV_VERIFY, why->chain, why->stage);
 	ev->keys = (uint8_t)keys;
@@ -86,11 +87,11 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 	 * every stage anyway, and vfit_boot_load_one_() decrypts them only
 	 * after this verification passed, with the key in this trusted ctl.
 	 */
-	vfit_verify(fit, len, ctl, ctl_len, NULL, VFIT_VERIFY_ALLOW_CIPHER, res);
+	verdict = vfit_verify(fit, len, ctl, ctl_len, NULL, VFIT_VERIFY_ALLOW_CIPHER, res);
 	vfit_ev_verdict_(&ev->v, res, ctl);
 	vfit_ev_emit_(r, ev);
 	*v = ev->v;
-	return res->result;
+	return verdict;
 }
 
 /*
@@ -168,19 +169,6 @@ static bool entry_ok(const struct vfit_image *img, struct vfit_boot_event *why)
 }
 
 /* ---- rollback ---------------------------------------------------------- */
-
-bool vfit_counter_name_valid(const char *s, size_t len)
-{
-	size_t i;
-
-	if (!len || len >= VFIT_BOOT_COUNTER_NAME)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-		      (s[i] >= '0' && s[i] <= '9') || s[i] == '-' || s[i] == '_' || s[i] == '.'))
-			return false;
-	return true;
-}
 
 static void default_name(char *out, unsigned int stage, bool final, bool recovery)
 {
@@ -268,7 +256,13 @@ static enum vfit_walk rollback(struct vfit_run *r, const uint8_t *fit, unsigned 
 	return VFIT_WALK_OK;
 }
 
-enum vfit_io vfit_boot_advance_(struct vfit_run *r)
+/*
+ * Each counter below its stage's verified index is moved up to it.  A
+ * store with no room for another counter says TOO_BIG and has changed
+ * nothing for it: COUNTER_FULL (a FAIL event names the counter), which
+ * refuses the confirmation rather than leaving it half done.
+ */
+enum vfit_boot_why vfit_boot_advance_(struct vfit_run *r)
 {
 	const struct vfit_boot_ops *o = r->ops;
 	struct vfit_boot_scratch *s = r->s;
@@ -278,24 +272,29 @@ enum vfit_io vfit_boot_advance_(struct vfit_run *r)
 	unsigned int i;
 
 	if (!o->counter_read || !o->counter_advance)
-		return VFIT_IO_OK;
+		return VFIT_WHY_NONE;
 	for (i = 0; i < s->ncounters; i++) {
 		/* Re-read: two stages may share a counter name. */
-		io = o->counter_read(o->plat, s->counter[i].name, &cur);
-		if (io)
-			return io;
+		if (o->counter_read(o->plat, s->counter[i].name, &cur))
+			return VFIT_WHY_COUNTER_ADVANCE;
 		if (s->counter[i].index <= cur)
 			continue;
 		io = o->counter_advance(o->plat, s->counter[i].name, s->counter[i].index);
+		if (io == VFIT_IO_TOO_BIG) {
+			ev = vfit_ev_new_(r, VFIT_EV_FAIL, VFIT_CHAIN_NONE, i + 1);
+			vfit_ev_str_(ev->name, sizeof(ev->name), s->counter[i].name);
+			vfit_ev_fail_(r, ev, VFIT_WHY_COUNTER_FULL);
+			return VFIT_WHY_COUNTER_FULL;
+		}
 		if (io)
-			return io;
+			return VFIT_WHY_COUNTER_ADVANCE;
 		ev = vfit_ev_new_(r, VFIT_EV_COUNTER, VFIT_CHAIN_NONE, i + 1);
 		vfit_ev_str_(ev->name, sizeof(ev->name), s->counter[i].name);
 		ev->value = s->counter[i].index;
 		ev->limit = cur;
 		vfit_ev_emit_(r, ev);
 	}
-	return VFIT_IO_OK;
+	return VFIT_WHY_NONE;
 }
 
 /* ---- staging ------------------------------------------------------------ */
@@ -523,6 +522,7 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 	if (!authenticated(r, why))
 		return VFIT_WALK_REJECT;
 	vfit_boot_note_stage_(r, at, *fit, *ctl, *ctl_len);
+	vfit_boot_stage_digest_(r, at, *fit);
 	if (k) {
 		r->s->nstages = stage;
 		w = final_stage(r, k, load, addr, "kernel", why);
@@ -571,7 +571,7 @@ enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
 	return VFIT_WALK_REJECT;
 }
 
-enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f)
+enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f, bool load)
 {
 	static const struct vfit_chain rec = { VFIT_CHAIN_RECOVERY, 0, 0, 0, NULL, NULL };
 	static const struct vfit_origin rom = { 0, NULL, false };
@@ -618,12 +618,14 @@ enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f
 		return VFIT_WALK_REJECT;
 	}
 	w = rollback(r, fit, 0, true, true, false, &why);
+	r->s->ncounters = 1;
 	if (!w && !authenticated(r, &why))
 		w = VFIT_WALK_REJECT;
-	if (!w)
+	if (!w) {
 		vfit_boot_note_stage_(r, 0, fit, f->recovery, f->recovery_len);
-	if (!w)
-		w = final_stage(r, k, true, addr, "recovery kernel", &why);
+		vfit_boot_stage_digest_(r, 0, fit);
+		w = final_stage(r, k, load, addr, "recovery kernel", &why);
+	}
 	tick(r, ts, VFIT_BOOT_T_LOAD, &t0);
 	if (w) {
 		vfit_ev_fail_(r, &why, why.why);

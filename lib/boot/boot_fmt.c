@@ -386,6 +386,19 @@ static void reason(struct vfit_line *l, const struct vfit_boot_event *ev)
 		vfit_line_str_(l, "mark-good: refused, not the chain that booted: ");
 		chain(l, ev->chain);
 		return;
+	case VFIT_WHY_COUNTER_FULL:
+		quoted(l, "mark-good: refused, no room for rollback counter", ev->name,
+		       ": nothing changed");
+		return;
+	case VFIT_WHY_REQUEST_STALE:
+		vfit_line_str_(l, "request: ignored, made at state ");
+		vfit_line_u32_(l, (uint32_t)ev->value);
+		vfit_line_str_(l, ", the state is now ");
+		vfit_line_u32_(l, (uint32_t)ev->limit);
+		return;
+	case VFIT_WHY_REQUEST_MALFORMED:
+		vfit_line_str_(l, "request: ignored, it names no chain that booted last or no slot");
+		return;
 	case VFIT_WHY_UPDATE_COUNT:
 		vfit_line_str_(l, "update: refused: give 1 to 4 FITs");
 		return;
@@ -535,6 +548,23 @@ static void update(struct out *o, const struct vfit_boot_event *ev)
 	put(o);
 }
 
+/* "request: the OS asked at state N to confirm <chain>[ and to try slot X]" */
+static void request(struct out *o, const struct vfit_boot_event *ev)
+{
+	vfit_line_str_(&o->l, "request: the OS asked at state ");
+	vfit_line_u32_(&o->l, (uint32_t)ev->value);
+	if (ev->chain != VFIT_CHAIN_NONE) {
+		vfit_line_str_(&o->l, " to confirm ");
+		chain(&o->l, ev->chain);
+	}
+	if (ev->limit < VFIT_BOOT_SLOTS) {
+		vfit_line_str_(&o->l, ev->chain != VFIT_CHAIN_NONE ? " and" : "");
+		vfit_line_str_(&o->l, " to try the update it installed in ");
+		chain(&o->l, (unsigned int)ev->limit);
+	}
+	put(o);
+}
+
 /* Events of one fixed line, or of a chain label between two texts. */
 static bool simple(struct out *o, const struct vfit_boot_event *ev)
 {
@@ -601,6 +631,11 @@ static bool simple(struct out *o, const struct vfit_boot_event *ev)
 		vfit_line_str_(&o->l, "mark-good: confirmed good: ");
 		chain(&o->l, ev->chain);
 		break;
+	case VFIT_EV_RETRY:
+		vfit_line_str_(&o->l, "## No slot can boot: ");
+		chain(&o->l, ev->chain);
+		vfit_line_str_(&o->l, " failed verification at an earlier boot, trying it again");
+		break;
 	case VFIT_EV_MEASURED:
 		quoted(&o->l, "   Measured", ev->name, " (");
 		vfit_line_str_(&o->l, ev->what);
@@ -649,6 +684,9 @@ void vfit_boot_format_event(const struct vfit_boot_event *ev, vfit_boot_print_fn
 		break;
 	case VFIT_EV_REPAIR: case VFIT_EV_POSITION: case VFIT_EV_WRITING: case VFIT_EV_OFFERED:
 		update(&o, ev);
+		break;
+	case VFIT_EV_REQUEST:
+		request(&o, ev);
 		break;
 	}
 }

@@ -158,18 +158,23 @@ enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
 			      const struct vfit_chain *c, bool load,
 			      const uint8_t *stage_fit[VFIT_BOOT_MAX_STAGES],
 			      size_t stage_len[VFIT_BOOT_MAX_STAGES]);
-/* The recovery FIT, verified with key-recovery alone, and loaded. */
-enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f);
-/* Advances the counters of s->counter[] that are below their verified index. */
-enum vfit_io vfit_boot_advance_(struct vfit_run *r);
+/* The recovery FIT, verified with key-recovery alone, and (with load) loaded. */
+enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f, bool load);
+/* Advances the counters of s->counter[] below their verified index: NONE or why not. */
+enum vfit_boot_why vfit_boot_advance_(struct vfit_run *r);
+
+/* ---- the chain digest (boot_record.c) -------------------------------------------- */
+
+/* s->stage_digest[at]: stage at's verified FIT (s->res), noted (s->meas[at]) and counted. */
+void vfit_boot_stage_digest_(struct vfit_run *r, unsigned int at, const uint8_t *fit);
+/* s->chain: the digest of the s->nstages stage digests. */
+void vfit_boot_chain_digest_(struct vfit_run *r);
 
 /* ---- what a chain brought (boot_measure.c) ---------------------------------- */
 
 /* Records stage at's configuration, image digests and key (s->res, verified with ctl). */
 void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *fit,
 			  const void *ctl, size_t ctl_len);
-/* s->chain: the digest of the s->nstages stages recorded. */
-void vfit_boot_chain_digest_(struct vfit_run *r);
 /* Hands every recorded stage to the measure op; false (FAIL MEASURE) when one fails. */
 bool vfit_boot_measure_chain_(struct vfit_run *r, enum vfit_boot_chain chain);
 

@@ -277,14 +277,27 @@ bool vfit_boot_entry_inside_(const struct vfit_image *img, uint64_t size)
 	return entry >= img->load && entry - img->load < size;
 }
 
-/* An fdt or ramdisk handed over: where it was loaded, else where it lies in the FIT. */
-static void hand(struct vfit_boot_blob *b, const struct vfit_image *img, uint64_t fit_addr)
+/*
+ * An fdt or ramdisk handed over: where it was loaded, with the size placed
+ * there (an encrypted image's plaintext, data-size-unciphered, not the
+ * ciphertext's, which is rounded up to the cipher's block), else where it
+ * lies in the FIT (never encrypted: vfit_boot_load_images_ refuses that).
+ */
+static void hand(struct vfit_boot_blob *b, const struct vfit_image *img, uint64_t fit_addr,
+		 const struct vfit_image *placed, const uint64_t *size, unsigned int n)
 {
+	unsigned int i;
+
 	b->present = img != NULL;
-	if (img) {
-		b->addr = img->has_load ? img->load : fit_addr + img->offset;
-		b->size = img->size;
-	}
+	if (!img)
+		return;
+	b->addr = img->has_load ? img->load : fit_addr + img->offset;
+	b->size = img->size;
+	for (i = 0; i < n; i++)
+		if (placed[i].node == img->node) {
+			b->size = size[i];
+			return;
+		}
 }
 
 bool vfit_boot_load_images_(struct vfit_run *r, uint64_t fit_addr, struct vfit_boot_event *why)
@@ -292,12 +305,13 @@ bool vfit_boot_load_images_(struct vfit_run *r, uint64_t fit_addr, struct vfit_b
 	const struct vfit_verify_result *res = &r->s->res;
 	const struct vfit_image *img, *k = vfit_boot_image_(res, "kernel");
 	struct vfit_boot_report *rep = r->rep;
+	uint64_t size[VFIT_MAX_IMAGES];
 	unsigned int i, j;
-	uint64_t size;
 
 	rep->kernel.size = 0;
 	for (i = 0; i < res->nimages; i++) {
 		img = &res->image[i];
+		size[i] = img->size;
 		for (j = 0; j < i; j++)
 			if (res->image[j].node == img->node)
 				break;
@@ -315,10 +329,10 @@ bool vfit_boot_load_images_(struct vfit_run *r, uint64_t fit_addr, struct vfit_b
 		}
 		if (!img->has_load)
 			continue;
-		if (!vfit_boot_load_one_(r, img, why, &size))
+		if (!vfit_boot_load_one_(r, img, why, &size[i]))
 			return false;
 		if (img->node == k->node)
-			rep->kernel.size = size;
+			rep->kernel.size = size[i];
 	}
 	/* The entry point must lie in the bytes just verified and placed. */
 	if (!vfit_boot_entry_inside_(k, rep->kernel.size)) {
@@ -333,7 +347,8 @@ bool vfit_boot_load_images_(struct vfit_run *r, uint64_t fit_addr, struct vfit_b
 	rep->kernel.present = true;
 	rep->kernel.addr = k->load;
 	rep->entry = k->has_entry ? k->entry : k->load;
-	hand(&rep->fdt, vfit_boot_image_(res, "fdt"), fit_addr);
-	hand(&rep->ramdisk, vfit_boot_image_(res, "ramdisk"), fit_addr);
+	hand(&rep->fdt, vfit_boot_image_(res, "fdt"), fit_addr, res->image, size, res->nimages);
+	hand(&rep->ramdisk, vfit_boot_image_(res, "ramdisk"), fit_addr, res->image, size,
+	     res->nimages);
 	return true;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What a chain brought, stage by stage, and what the flow does with it:
- * the chain digest kept in the state blob (the boot record: mark-good
- * confirms only the chain that booted) and the measurements handed to the
- * platform's measure op once a chain verified and loaded in full.
+ * What a chain brought, stage by stage (the chain digest of the boot
+ * record is made of it too: boot_record.c), and the measurements handed
+ * to the platform's measure op once a chain verified and loaded in full.
  *
  * No image is hashed again: an image's digest is the value of its sha256
  * hash node, which the verifier has just checked against the bytes it
@@ -104,34 +103,6 @@ void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *f
 		vfit_ev_str_(m->key, sizeof(m->key), "(key set)");
 		vfit_hash(VFIT_HASH_SHA256, ctl, ctl_len, m->key_sha256);
 	}
-}
-
-void vfit_boot_chain_digest_(struct vfit_run *r)
-{
-	const struct vfit_boot_scratch *s = r->s;
-	struct vfit_sha256_ctx h;
-	unsigned int k, i;
-	uint8_t be[4];
-
-	vfit_sha256_init(&h);
-	for (k = 0; k < s->nstages; k++) {
-		const struct vfit_boot_measure *m = &s->meas[k];
-
-		vfit_sha256_update(&h, m->conf, sizeof(m->conf));
-		vfit_sha256_update(&h, m->key_sha256, sizeof(m->key_sha256));
-		for (i = 0; i < m->nimg; i++) {
-			vfit_sha256_update(&h, m->img[i].prop, sizeof(m->img[i].prop));
-			vfit_sha256_update(&h, m->img[i].sha256, sizeof(m->img[i].sha256));
-		}
-		if (k < s->ncounters) {
-			vfit_sha256_update(&h, s->counter[k].name, sizeof(s->counter[k].name));
-			st_be32(be, s->counter[k].index);
-			vfit_sha256_update(&h, be, 4);
-		}
-		st_be32(be, 0xffffffffu);      /* stage separator */
-		vfit_sha256_update(&h, be, 4);
-	}
-	vfit_sha256_final(&h, r->s->chain);
 }
 
 static unsigned int image_pcr(const char *prop, bool final)

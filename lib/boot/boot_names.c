@@ -100,6 +100,13 @@ static const char *why_text(enum vfit_boot_why w, bool sentence)
 	case VFIT_WHY_DECRYPT: return "decryption failed";
 	case VFIT_WHY_CIPHER_COMPRESSED: return "encrypted and compressed";
 	case VFIT_WHY_PRELOAD: return "pre-load signature refused";
+	case VFIT_WHY_COUNTER_FULL: return "no room for another rollback counter";
+	case VFIT_WHY_REQUEST_STALE: return "the OS's request is stale";
+	case VFIT_WHY_REQUEST_MALFORMED: return "the OS's request is malformed";
+	case VFIT_WHY_REQ_MISSING: return "request NV index missing";
+	case VFIT_WHY_REQ_ATTRIBUTES: return "request NV index has wrong attributes";
+	case VFIT_WHY_TPM_REQUIRED: return "the ROM requires a TPM the platform does not describe";
+	case VFIT_WHY_ROM_TPM: return "the ROM's TPM requirement is malformed";
 	}
 	return "unknown reason";
 }
@@ -169,6 +176,8 @@ const char *vfit_boot_event_kind_to_string(enum vfit_boot_event_kind k)
 	case VFIT_EV_WRITING: return "writing";
 	case VFIT_EV_OFFERED: return "offered";
 	case VFIT_EV_MEASURED: return "measured";
+	case VFIT_EV_REQUEST: return "request";
+	case VFIT_EV_RETRY: return "retry";
 	}
 	return "unknown event";
 }
@@ -205,6 +214,28 @@ const char *vfit_boot_store_to_string(enum vfit_boot_store s)
 	case VFIT_STORE_TRUSTED: return "trusted";
 	}
 	return "unknown store";
+}
+
+const char *vfit_boot_obj_to_string(enum vfit_boot_obj o)
+{
+	switch (o) {
+	case VFIT_BOOT_OBJ_ROM: return "ROM control DTB";
+	case VFIT_BOOT_OBJ_STAGE: return "stage";
+	case VFIT_BOOT_OBJ_RECOVERY: return "recovery FIT";
+	case VFIT_BOOT_OBJ_USER_KEYS: return "user key store";
+	}
+	return "unknown object";
+}
+
+const char *vfit_boot_phase_to_string(enum vfit_boot_phase p)
+{
+	switch (p) {
+	case VFIT_BOOT_T_READ: return "read";
+	case VFIT_BOOT_T_VERIFY: return "verify";
+	case VFIT_BOOT_T_LOAD: return "load";
+	case VFIT_BOOT_T_PHASES: break;
+	}
+	return "unknown phase";
 }
 
 const char *vfit_boot_slot_status_name(unsigned int status)

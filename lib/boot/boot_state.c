@@ -2,13 +2,15 @@
 /*
  * The boot state blob, 96 bytes, big-endian like an FDT:
  *   0  "VFBS"        magic
- *   4  u32 version   2 (1 had no chain digest; it is refused as VERSION)
- *   8  u32 seq       bumped on every write (shows which copy is newer)
+ *   4  u32 version   3 (older ones are refused as VERSION: 1 had no chain
+ *                    digest, 2 no failed flags and no recovery record)
+ *   8  u32 seq       bumped whenever the state changes (not at every boot)
  *  12  u8 active     slot tried first
- *  13  u8 booted     slot of the last boot, 0xff for none/recovery
+ *  13  u8 booted     chain of the last boot: 0, 1, 2 recovery, 0xff none
  *  14  u8 status[2]  per slot: 1 good, 2 trying, 3 bad
  *  16  u8 tries[2]   boots left for a slot on trial
- *  18  zero to 32
+ *  18  u8 failed[2]  1: the slot is bad because its chain failed verification
+ *  20  zero to 32
  *  32  digest of the chain booted last (zeros: none)
  *  64  SHA-256 of bytes 0..63
  * A blob that fails any check is not trusted at all (the flow then starts
@@ -24,7 +26,7 @@
 #include "../byteorder.h"
 
 #define STATE_MAGIC "VFBS"
-#define STATE_VERSION 2u
+#define STATE_VERSION 3u
 #define STATE_BODY 64
 #define STATE_FLAGS_END 32
 
@@ -52,6 +54,7 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
 		out[14 + i] = s->status[i];
 		out[16 + i] = s->tries[i];
+		out[18 + i] = s->failed[i];
 	}
 	memcpy(out + STATE_FLAGS_END, s->chain, VFIT_BOOT_DIGEST);
 	vfit_hash(VFIT_HASH_SHA256, out, STATE_BODY, out + STATE_BODY);
@@ -72,13 +75,14 @@ enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 	if (vfit_hash(VFIT_HASH_SHA256, in, STATE_BODY, sum) ||
 	    memcmp(sum, in + STATE_BODY, sizeof(sum)))
 		return VFIT_STATE_CHECKSUM;
-	for (i = 18; i < STATE_FLAGS_END; i++)
+	for (i = 20; i < STATE_FLAGS_END; i++)
 		if (in[i])
 			return VFIT_STATE_FIELD;
-	if (in[12] >= VFIT_BOOT_SLOTS || (in[13] >= VFIT_BOOT_SLOTS && in[13] != VFIT_BOOT_NONE))
+	if (in[12] >= VFIT_BOOT_SLOTS || (in[13] > VFIT_CHAIN_RECOVERY && in[13] != VFIT_BOOT_NONE))
 		return VFIT_STATE_FIELD;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
-		if (in[14 + i] < VFIT_SLOT_GOOD || in[14 + i] > VFIT_SLOT_BAD)
+		if (in[14 + i] < VFIT_SLOT_GOOD || in[14 + i] > VFIT_SLOT_BAD || in[18 + i] > 1 ||
+		    (in[18 + i] && in[14 + i] != VFIT_SLOT_BAD))
 			return VFIT_STATE_FIELD;
 	s->seq = ld_be32(in + 8);
 	s->active = in[12];
@@ -86,6 +90,7 @@ enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++) {
 		s->status[i] = in[14 + i];
 		s->tries[i] = in[16 + i];
+		s->failed[i] = in[18 + i];
 	}
 	memcpy(s->chain, in + STATE_FLAGS_END, VFIT_BOOT_DIGEST);
 	return VFIT_STATE_OK;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The OS's confirmation of the boot it runs (format: vfit/disk.h). */
+/* The OS's confirmation of the boot it runs: slot 0, 1, or 2 recovery (format: vfit/disk.h). */
 #include "vfit/disk.h"
 #include "disk_int.h"
 
@@ -8,7 +8,7 @@ enum vfit_disk_result vfit_confirm_decode(const uint8_t *payload, uint32_t len,
 {
 	if (!len)
 		return VFIT_DISK_ABSENT;
-	if (len != VFIT_CONFIRM_SIZE || ld_le32(payload) > 1)
+	if (len != VFIT_CONFIRM_SIZE || ld_le32(payload) > 2)
 		return VFIT_DISK_BAD;
 	c->slot = ld_le32(payload);
 	c->seq = ld_le32(payload + 4);

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "vfit/boot.h"
+#include "vfit/counter.h"
 #include "vfit/disk.h"
 #include "disk_int.h"
 

@@ -49,6 +49,37 @@ const struct vfit_sig_algo *vfit_sig_algo_find(const char *name, size_t len)
 	return NULL;
 }
 
+/*
+ * A build with one row and one signature hash (a minimal verifier) accepts
+ * exactly one algo value, "<hash>,<row>": compared whole, without parsing.
+ */
+#define NSIGHASH (!!VFIT_HAVE_SHA1 + !!VFIT_HAVE_SHA256 + !!VFIT_HAVE_SHA384 + !!VFIT_HAVE_SHA512)
+#if NSIGHASH == 1 && !VFIT_HAVE_ECDSA && VFIT_RSA_MAX_BITS == 2048
+#if VFIT_HAVE_SHA1
+#define ONLY_HASH VFIT_HASH_SHA1
+#define ONLY_ALGO "sha1,rsa2048"
+#elif VFIT_HAVE_SHA256
+#define ONLY_HASH VFIT_HASH_SHA256
+#define ONLY_ALGO "sha256,rsa2048"
+#elif VFIT_HAVE_SHA384
+#define ONLY_HASH VFIT_HASH_SHA384
+#define ONLY_ALGO "sha384,rsa2048"
+#else
+#define ONLY_HASH VFIT_HASH_SHA512
+#define ONLY_ALGO "sha512,rsa2048"
+#endif
+_Static_assert(NALGOS == 1, "one row: rsa2048");
+
+enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo)
+{
+	/* len counts the NUL: the value is exactly one string. */
+	if (len != (int)sizeof(ONLY_ALGO) || memcmp(s, ONLY_ALGO, sizeof(ONLY_ALGO)))
+		return VFIT_ERR_UNSUPPORTED;
+	algo->hash = ONLY_HASH;
+	algo->sig = &algos[0];
+	return VFIT_OK;
+}
+#else
 enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo)
 {
 	const struct vfit_prop v = { (const uint8_t *)s, len };
@@ -61,3 +92,4 @@ enum vfit_result vfit_algo_parse(const char *s, int len, struct vfit_algo *algo)
 	/* vfit_hash_lookup() knows only the hashes built in. */
 	return algo->sig && vfit_sig_hash_ok(algo->hash) ? VFIT_OK : VFIT_ERR_UNSUPPORTED;
 }
+#endif

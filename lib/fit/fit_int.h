@@ -29,7 +29,9 @@ struct vfit_digests {
 };
 
 struct vfit_ctx {
+#if VFIT_CRYPTO_TABLE
 	const struct vfit_crypto *cr;   /* every hash and signature check goes through it */
+#endif
 	const uint8_t *fit;
 	size_t len;                     /* bytes loaded */
 	const void *ctl;
@@ -183,10 +185,12 @@ enum vfit_result vfit_fdt_walk_(const void *fdt, size_t len, bool fit_rules, uns
 enum vfit_result vfit_fit_top_(const void *fit, size_t len, unsigned int flags,
 			      struct vfit_diag *diag, int top[2]);
 
-/* vfit_conf_digest() feeding the message through update (a backend's). */
+#if VFIT_CRYPTO_TABLE
+/* vfit_conf_digest() feeding the message through cr's hash_update. */
 enum vfit_result vfit_conf_digest_with_(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, struct vfit_hash_ctx *ctx,
-				       void (*update)(struct vfit_hash_ctx *, const void *, size_t));
+				       const struct vfit_crypto *cr);
+#endif
 
 /*
  * The digest with h of what node covers, in *digest: with c->img set the

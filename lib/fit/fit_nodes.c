@@ -202,8 +202,9 @@ __attribute__((always_inline))
 #endif
 static inline enum vfit_result walk(const void *fit, const struct vfit_node_list *list,
 				   uint32_t strings_len, const int32_t *end,
-				   struct vfit_hash_ctx *ctx,
-				   void (*update)(struct vfit_hash_ctx *, const void *, size_t))
+				   struct vfit_hash_ctx *ctx, const struct vfit_crypto *cr,
+				   void (*update)(const struct vfit_crypto *, struct vfit_hash_ctx *,
+						  const void *, size_t))
 {
 	const uint8_t *st = (const uint8_t *)fit + fdt_off_dt_struct(fit);
 	uint8_t stack[VFIT_MAX_DEPTH + 1];
@@ -280,35 +281,45 @@ static inline enum vfit_result walk(const void *fit, const struct vfit_node_list
 				return VFIT_ERR_LIMIT;
 			start = off;
 		} else if (!incl && prev) {
-			update(ctx, st + start, (size_t)(off - start));
+			update(cr, ctx, st + start, (size_t)(off - start));
 		}
 		prev = incl;
 		if (tag == FDT_END)
 			break;
 		off = next;
 	}
-	update(ctx, st + start, (size_t)(next - start));
-	update(ctx, (const uint8_t *)fit + fdt_off_dt_strings(fit), strings_len);
+	update(cr, ctx, st + start, (size_t)(next - start));
+	update(cr, ctx, (const uint8_t *)fit + fdt_off_dt_strings(fit), strings_len);
 	return VFIT_OK;
+}
+
+/* The library's own hash, for the callers without a backend (cr is NULL). */
+static void own_update(const struct vfit_crypto *cr, struct vfit_hash_ctx *ctx, const void *p,
+		       size_t n)
+{
+	(void)cr;
+	vfit_hash_update(ctx, p, n);
 }
 
 /* Separate entry points, so a device build (no end[]) links the walk without the skipping. */
 enum vfit_result vfit_conf_digest(const void *fit, const struct vfit_node_list *list,
 				  uint32_t strings_len, struct vfit_hash_ctx *ctx)
 {
-	return walk(fit, list, strings_len, NULL, ctx, vfit_hash_update);
+	return walk(fit, list, strings_len, NULL, ctx, NULL, own_update);
 }
 
+#if VFIT_CRYPTO_TABLE
 enum vfit_result vfit_conf_digest_with_(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, struct vfit_hash_ctx *ctx,
-				       void (*update)(struct vfit_hash_ctx *, const void *, size_t))
+				       const struct vfit_crypto *cr)
 {
-	return walk(fit, list, strings_len, NULL, ctx, update);
+	return walk(fit, list, strings_len, NULL, ctx, cr, cr->hash_update);
 }
+#endif
 
 enum vfit_result vfit_conf_digest_skip(const void *fit, const struct vfit_node_list *list,
 				       uint32_t strings_len, const int32_t *end,
 				       struct vfit_hash_ctx *ctx)
 {
-	return walk(fit, list, strings_len, end, ctx, vfit_hash_update);
+	return walk(fit, list, strings_len, end, ctx, NULL, own_update);
 }

@@ -36,6 +36,20 @@ static const uint8_t slot[] = {
 _Static_assert(sizeof(((struct vfit_digests *)0)->d) == 214, "digest slots");
 
 /*
+ * A crypto op: through the backend's table, or with VFIT_CRYPTO_TABLE=0
+ * the library's function of the same name (vfit_hash_init, ...), called
+ * directly.
+ */
+#if VFIT_CRYPTO_TABLE
+#define OP(c, op, ...) ((c)->cr->op((c)->cr, __VA_ARGS__))
+#define CONF_DIGEST(c, strings, h) \
+	vfit_conf_digest_with_((c)->fit, &(c)->list, strings, h, (c)->cr)
+#else
+#define OP(c, op, ...) vfit_##op(__VA_ARGS__)
+#define CONF_DIGEST(c, strings, h) vfit_conf_digest((c)->fit, &(c)->list, strings, h)
+#endif
+
+/*
  * One hash per call at most, through the backend: the payload of c->img
  * (one slot per algorithm, kept while node stays the same image) or the
  * configuration message of signature node `node` (kept for the last one).
@@ -72,15 +86,13 @@ enum vfit_result vfit_digest_(struct vfit_ctx *c, int node, enum vfit_hash h,
 	if (kept)
 		return VFIT_OK;
 	/* Every started hash is finished: a backend may hold a handle until then. */
-	if (c->cr->hash_init(&ctx, h))
+	if (OP(c, hash_init, &ctx, h))
 		return VFIT_ERR_UNSUPPORTED;
 	if (c->img)
-		c->cr->hash_update(&ctx, c->img->data, c->img->size);
+		OP(c, hash_update, &ctx, c->img->data, c->img->size);
 	else
-		r = vfit_conf_digest_with_(c->fit, &c->list,
-					  hs->p ? ld_be32(hs->p + 4) : 0, &ctx,
-					  c->cr->hash_update);
-	c->cr->hash_final(&ctx, out);
+		r = CONF_DIGEST(c, hs->p ? ld_be32(hs->p + 4) : 0, &ctx);
+	OP(c, hash_final, &ctx, out);
 	if (r == VFIT_ERR_LIMIT)
 		vfit_limit(&c->at, VFIT_LIMIT_REGIONS);
 	if (r)
@@ -150,7 +162,7 @@ static enum vfit_result sig_try(struct vfit_ctx *c, int sig, int key)
 	vfit_at(c, sig, "value", false);
 	if (!v->p || v->len < 1)
 		return VFIT_ERR_NO_SIGNATURE;
-	return c->cr->sig_verify(&k, a.hash, pad, digest, v->p, (size_t)v->len);
+	return OP(c, sig_verify, &k, a.hash, pad, digest, v->p, (size_t)v->len);
 }
 
 /* A failed attempt of a required key: why, its policy bit; for reports, where and which key. */

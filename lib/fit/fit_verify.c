@@ -214,12 +214,11 @@ static void report(struct vfit_verify_result *res, const struct vfit_ctx *c, con
 }
 #endif
 
-enum vfit_result vfit_verify_with(const struct vfit_crypto *cr, const void *fit, size_t len,
-				  const void *ctl, size_t ctl_len, const char *conf,
-				  unsigned int flags, struct vfit_verify_result *res)
+/* Around run(): the result reset, the context set up, nothing handed out on failure. */
+static enum vfit_result verify(struct vfit_ctx *c, const void *fit, size_t len, const void *ctl,
+			       size_t ctl_len, const char *conf, unsigned int flags,
+			       struct vfit_verify_result *res)
 {
-	struct vfit_ctx c;
-
 	if (!res)
 		return VFIT_ERR_PARAM;
 	memset(res, 0, sizeof(*res));
@@ -228,26 +227,47 @@ enum vfit_result vfit_verify_with(const struct vfit_crypto *cr, const void *fit,
 	res->err_key = -1;
 	res->err_node = -1;
 #endif
-	if (!fit || !ctl || !cr)
+	if (!fit || !ctl)
 		return res->result = VFIT_ERR_PARAM;
-	memset(&c, 0, sizeof(c));
-	c.cr = cr;
-	c.fit = fit;
-	c.len = len;
-	c.ctl = ctl;
-	c.res = res;
-	c.keys = -1;
-	c.dnode = -1;
-	c.payload.node = -1;
-	c.allow_cipher = (flags & VFIT_VERIFY_ALLOW_CIPHER) != 0;
-	res->result = run(&c, ctl_len, conf, flags);
+	c->fit = fit;
+	c->len = len;
+	c->ctl = ctl;
+	c->res = res;
+	c->keys = -1;
+	c->dnode = -1;
+	c->payload.node = -1;
+	c->allow_cipher = (flags & VFIT_VERIFY_ALLOW_CIPHER) != 0;
+	res->result = run(c, ctl_len, conf, flags);
 	if (res->result) {
 		/* Nothing is handed out unless everything verified. */
 		memset(res->image, 0, sizeof(res->image));
 		res->nimages = 0;
 #if VFIT_REPORT
-		report(res, &c, fit, ctl);
+		report(res, c, fit, ctl);
 #endif
 	}
 	return res->result;
 }
+
+#if VFIT_CRYPTO_TABLE
+enum vfit_result vfit_verify_with(const struct vfit_crypto *cr, const void *fit, size_t len,
+				  const void *ctl, size_t ctl_len, const char *conf,
+				  unsigned int flags, struct vfit_verify_result *res)
+{
+	struct vfit_ctx c;
+
+	memset(&c, 0, sizeof(c));
+	c.cr = cr;
+	/* No backend: VFIT_ERR_PARAM, as for no FIT. */
+	return verify(&c, cr ? fit : NULL, len, ctl, ctl_len, conf, flags, res);
+}
+#else
+enum vfit_result vfit_verify(const void *fit, size_t len, const void *ctl, size_t ctl_len,
+			     const char *conf, unsigned int flags, struct vfit_verify_result *res)
+{
+	struct vfit_ctx c;
+
+	memset(&c, 0, sizeof(c));
+	return verify(&c, fit, len, ctl, ctl_len, conf, flags, res);
+}
+#endif

@@ -4,7 +4,6 @@
  * algorithm switched off in vfit/config.h is unknown here: init fails, so
  * a FIT naming it is rejected rather than skipped.
  */
-#include "vfit/crypto.h"
 #include "vfit/hash.h"
 #include "hash_int.h"
 
@@ -281,19 +280,6 @@ void vfit_hash_final(struct vfit_hash_ctx *c, uint8_t *out)
 	default:
 		break;
 	}
-}
-
-enum vfit_result vfit_hash_init_portable(struct vfit_hash_ctx *c, enum vfit_hash algo)
-{
-	return vfit_hash_init_impl(c, algo, VFIT_IMPL_PORTABLE);
-}
-
-/* SHA-1 and SHA-2/256 on the CPU's instructions or not at all; the others have none. */
-enum vfit_result vfit_hash_init_cpu(struct vfit_hash_ctx *c, enum vfit_hash algo)
-{
-	return vfit_hash_init_impl(c, algo, algo == VFIT_HASH_SHA1 || algo == VFIT_HASH_SHA224 ||
-					    algo == VFIT_HASH_SHA256 ? VFIT_IMPL_ACCEL :
-					    VFIT_IMPL_PORTABLE);
 }
 
 enum vfit_result vfit_hash(enum vfit_hash algo, const void *p, size_t n, uint8_t *out)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The QEMU virt stage: bring-up, the OS's pending confirmation, one
- * power-on of the boot flow (include/vfit/boot.h: A/B slots with trial
- * attempts, recovery, rollback indexes against the counter partition),
- * then Linux started with what the flow's report names.  The flow's
+ * The QEMU virt stage: bring-up, the trust state (the disk's records, or a
+ * TPM's NV indices when the ROM requires one), the OS's pending request,
+ * one power-on of the boot flow (include/vfit/boot.h: A/B slots with trial
+ * attempts, recovery, rollback indexes), then Linux started with what the
+ * flow's report names.  The flow's
  * events reach the console through its formatter (ops.c), worded as the
  * simulator words them; the stage's own lines start with "vfit-stage: ".
  */
@@ -129,46 +130,47 @@ static void check_stores(void)
 }
 
 /*
- * The OS asked to confirm the slot it booted (vfit/disk.h).  Honoured only
- * while the state -- with a TPM, the boot record only the firmware writes
- * -- still says that slot booted last, at the same sequence number: then
- * vfit_boot_mark_good() verifies its chain again, checks it is the chain
- * that booted, ends its trial and advances the rollback counters to the
- * chain's indexes.  The request is cleared unless the platform failed (the
- * next boot retries).
+ * The OS's request, acted on before the boot: with a TPM from its request
+ * index, which only a running OS writes (stage_tpm_serve(); an NV write
+ * that fails halts); without, the confirmation record on the disk
+ * (vfit/disk.h).  Either way vfit_boot_apply_request() honours it only at
+ * the state it was made at and only for the chain that booted last,
+ * verified again; the disk's record is then cleared.
  */
-static void confirm(void)
+static void requests(void)
 {
-	uint8_t buf[VFIT_BOOT_STATE_SIZE];
-	struct vfit_boot_state st;
+	struct vfit_boot_request rq = { 0, VFIT_BOOT_NONE, VFIT_BOOT_NONE };
 	unsigned int slot;
-	uint32_t seq;
-	size_t len = 0;
 
-	if (plat_confirm_read(&slot, &seq) != PLAT_IO_OK)
+	report.timings = NULL;
+	if (have_tpm) {
+		stage_tpm_serve(&layout, &scratch, &report);
 		return;
-	/* An unwritten or broken state is the default one, which booted nothing. */
-	if (ops->state_read(ops->plat, buf, sizeof(buf), &len) != VFIT_IO_OK ||
-	    vfit_boot_state_decode(buf, len, &st) != VFIT_STATE_OK)
-		vfit_boot_state_default(&st);
-	if (st.booted != slot || st.seq != seq) {
-		con_puts("vfit-stage: ignoring the OS's confirmation of slot ");
-		con_puts(chain_name[slot]);
-		con_puts(" at state ");
-		con_dec(seq);
-		con_puts(": the state is now ");
-		con_dec(st.seq);
-		con_nl();
-	} else {
-		say("the OS confirmed slot ", chain_name[slot]);
-		report.timings = NULL;
-		if (vfit_boot_mark_good(ops, &layout, &scratch, &report) == VFIT_BOOT_ERROR) {
-			say("mark-good failed: ", vfit_boot_why_to_string(report.why));
-			return;
-		}
+	}
+	if (plat_confirm_read(&slot, &rq.seq) != PLAT_IO_OK)
+		return;
+	rq.confirm = (uint8_t)slot;
+	if (vfit_boot_apply_request(ops, &layout, &scratch, &report, &rq) == VFIT_BOOT_ERROR) {
+		say("mark-good failed: ", vfit_boot_why_to_string(report.why));
+		return;         /* the store failed: the next boot retries */
 	}
 	if (plat_confirm_clear())
 		say("the confirmation could not be cleared", NULL);
+}
+
+/*
+ * Nothing verified, not even recovery from the disk: the stage powers off
+ * saying why.  (Another recovery source -- the network -- would be tried
+ * here, through the same flow and keys.)  With a TPM, a trust state that
+ * could not be written halts with the TPM's reason.
+ */
+__attribute__((noreturn)) static void no_boot(void)
+{
+	if (have_tpm && report.why == VFIT_WHY_STATE_WRITE)
+		stage_tpm_halt(VFIT_WHY_NV_WRITE);
+	if (report.why == VFIT_WHY_STATE_WRITE || report.why == VFIT_WHY_TRIAL_UNCOUNTED)
+		port_halt("the boot record could not be written");
+	port_halt("nothing verified");
 }
 
 static void print_times(uint64_t flow)
@@ -278,14 +280,14 @@ void stage_main(void)
 	why = linux_fdt_copy(dtb, sizeof(dtb), (void *)(uintptr_t)ram.dtb_addr, QEMU_DTB_MAX);
 	if (why)
 		port_halt(why);
-	have_tpm = stage_tpm_open(dtb);
-	if (have_tpm)
+	have_tpm = stage_tpm_required();
+	if (have_tpm) {
+		stage_tpm_open(dtb);
 		ops = &stage_tpm_ops;
+	}
 	check_stores();
 	vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
-	confirm();
-	if (have_tpm)
-		stage_tpm_offer();
+	requests();
 	report.timings = &times;
 	t0 = plat_now_ns();
 	o = vfit_boot(ops, &layout, &scratch, &report);
@@ -295,7 +297,7 @@ void stage_main(void)
 	if (o == VFIT_BOOT_KERNEL || o == VFIT_BOOT_RECOVERY)
 		start_linux();
 	if (o == VFIT_BOOT_HALT)
-		port_halt("nothing verified");
+		no_boot();
 	say("halted: platform failure: ", vfit_boot_why_to_string(report.why));
 	port_power_off();
 }

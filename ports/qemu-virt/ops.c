@@ -130,6 +130,11 @@ static enum vfit_io tpm_counter_advance(void *plat, const char *name, uint64_t v
 	return vfit_trust_counter_advance(plat, name, value);
 }
 
+static enum vfit_io tpm_commit(void *plat, bool keep)
+{
+	return vfit_trust_commit(plat, keep);
+}
+
 static enum vfit_io tpm_measure(void *plat, unsigned int pcr, uint32_t type,
 				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event, size_t len)
 {
@@ -143,6 +148,7 @@ const struct vfit_boot_ops stage_tpm_ops = {
 	.state_write = tpm_state_write,
 	.counter_read = tpm_counter_read,
 	.counter_advance = tpm_counter_advance,
+	.commit = tpm_commit,
 	.decompress = op_decompress,
 	.now_ns = op_now,
 	.event = op_event,

@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # ports/qemu-virt: the bare-metal verified-boot stage for QEMU virt, included
 # by the top Makefile.  Per ARCH (arm64, arm) under $(BUILD)/qemu/ARCH:
-#   stage.bin     the stage (-bios), with rom.dtb built in (keys dev, recovery)
+#   stage.bin     the stage (-bios), with rom.dtb built in (keys dev, recovery):
+#                 state and counters on the disk
+#   stage-tpm.bin the same with rom-tpm.dtb, whose /config vfit,tpm = "required"
+#                 keeps them in a TPM (docs/trust-state.md)
 #   disk.img      a vfit boot disk: linux.fit in slots A and B, recovery.fit
 #   linux.fit     Debian's kernel + a busybox initramfs (tag "main"), signed
 #                 with the dev key, rollback-index 1
@@ -45,11 +48,12 @@ $(QV_DEPS_OK): scripts/deps
 	@touch $@
 
 .PHONY: qemu-stage qemu-disk qemu-boot
-qemu-stage: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/stage-selftest.bin
+qemu-stage: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/stage-tpm.bin \
+	$(QEMU_DIR)/$(ARCH)/stage-selftest.bin
 qemu-disk: $(QEMU_DIR)/$(ARCH)/disk.img
 # With a TPM (swtpm, state in $(QEMU_DIR)/ARCH/tpm, provisioned on first use).
-qemu-boot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
-	$(QV)/with-tpm $(QEMU_DIR)/$(ARCH)/tpm $(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin \
+qemu-boot: $(QEMU_DIR)/$(ARCH)/stage-tpm.bin $(QEMU_DIR)/$(ARCH)/disk.img
+	$(QV)/with-tpm $(QEMU_DIR)/$(ARCH)/tpm $(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage-tpm.bin \
 		$(QEMU_DIR)/$(ARCH)/disk.img "$(QV_MARKER)"
 
 $(QEMU_DIR)/keys/%.key: | $(BUILD)/vfit
@@ -60,27 +64,37 @@ $(QEMU_DIR)/keys/%.key: | $(BUILD)/vfit
 define QV_ARCH
 QV_ROOT_$(1) := $(QEMU_DIR)/root-$(1)
 QV_OBJ_$(1) := $(addprefix $(QEMU_DIR)/$(1)/obj/,$(VFIT_SRC:.c=.o) $(QV_COMMON:.c=.o) \
-	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o $(QV)/rom_keys.o \
+	$(QV)/start_$(if $(filter arm64,$(1)),aarch64,arm).o \
 	$(if $(filter arm,$(1)),$(VFIT_SRC_ARMV7:.S=.o)))
 
 $(QEMU_DIR)/$(1)/obj/%.o: %.c $(QV)/port.mk $(wildcard $(QV)/include/*.h) | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)
-	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) $$(QV_CFLAGS) -isystem $(QEMU_DIR)/root-$(1)/usr/include \
+	$$(call say,CC,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) $$(QV_CFLAGS) -isystem $(QEMU_DIR)/root-$(1)/usr/include \
 		-DVFIT_STAGE_ARCH='"$(1)"' -MMD -MP -c -o $$@ $$<
 $(QEMU_DIR)/$(1)/obj/%.o: %.S | $(QV_DEPS_OK)
 	@mkdir -p $$(@D)
-	$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom.dtb"' -c -o $$@ $$<
+	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom.dtb"' -c -o $$@ $$<
 $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o: $(QEMU_DIR)/$(1)/rom.dtb
+# The TPM stage's ROM: the same keys, and the requirement only the ROM may state.
+$(QEMU_DIR)/$(1)/rom-tpm.dtb: $(QEMU_DIR)/$(1)/rom.dtb
+	$$(call say,DTB,$$@)cp $$< $$@.tmp && fdtput -p -t s $$@.tmp /config vfit,tpm required && mv $$@.tmp $$@
+$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-tpm.o: $(QV)/rom_keys.S $(QEMU_DIR)/$(1)/rom-tpm.dtb \
+		| $(QV_DEPS_OK)
+	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom-tpm.dtb"' -c -o $$@ $$<
 
-$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o
-$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o
-$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: $$(QV_OBJ_$(1)) $(QV)/stage.ld
-	$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
+$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
+$(QEMU_DIR)/$(1)/stage-tpm.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o \
+	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-tpm.o
+$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o \
+	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
+$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-tpm.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: \
+		$$(QV_OBJ_$(1)) $(QV)/stage.ld
+	$$(call say,LD,$$@)$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 		-Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
 		-Wl,-Map,$$(@:.elf=.map) -o $$@ $$(filter %.o,$$^) \
 		$(QEMU_DIR)/root-$(1)/usr/lib/$(QV_LIBDIR_$(1))/libfdt.a -lgcc
 $(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
-	$(QV_CROSS_$(1))objcopy -O binary $$< $$@
+	$$(call say,OBJCOPY,$$@)$(QV_CROSS_$(1))objcopy -O binary $$< $$@
 
 $(QEMU_DIR)/$(1)/initramfs-main.cpio $(QEMU_DIR)/$(1)/initramfs-recovery.cpio: \
 		$(QEMU_DIR)/$(1)/initramfs-%.cpio: $(QV)/mkinitramfs | $(QV_DEPS_OK)

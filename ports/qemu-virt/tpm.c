@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The stage's TPM (docs/trust-state.md): found in QEMU's DTB, opened
- * through TIS MMIO, its NV trust state checked; the OS's requests on the
- * disk validated against it; at handover the device tree and command line
- * measured, the event log announced to Linux, platform authorization given
- * up.  Every failure halts with its reason: the stage never boots with
- * rollback unchecked.
+ * The stage's TPM (docs/trust-state.md), when the ROM requires one: found
+ * in QEMU's DTB (none described halts), opened through TIS MMIO, its NV
+ * trust state and request index checked; the OS's request served; at
+ * handover the device tree and command line measured, the event log
+ * announced to Linux, platform authorization given up.  Every failure
+ * halts with its reason: the stage never boots with rollback unchecked.
  */
 #include <string.h>
 
@@ -30,9 +30,7 @@ static struct vfit_tpm_log tlog;
 #define LOG_SIZE 0x10000u
 static uint8_t log_mem[LOG_SIZE] __attribute__((aligned(4096)));
 
-static const char *const slot_name[] = { "A", "B" };
-
-__attribute__((noreturn)) static void tpm_halt(enum vfit_boot_why why)
+void stage_tpm_halt(enum vfit_boot_why why)
 {
 	const struct vfit_trust *t = &stage_trust;
 
@@ -55,7 +53,24 @@ __attribute__((noreturn)) static void tpm_halt(enum vfit_boot_why why)
 	port_halt("TPM: failing closed");
 }
 
-bool stage_tpm_open(const void *qemu_dtb)
+extern const uint8_t rom_keys[];
+
+bool stage_tpm_required(void)
+{
+	bool required;
+	enum vfit_boot_why w = vfit_trust_required(rom_keys, &required);
+
+	if (w)
+		stage_tpm_halt(w);
+	if (!required) {
+		con_puts("vfit-stage: no TPM (the ROM requires none): state and rollback counters on "
+			 "the disk are tamper-evident, not tamper-proof");
+		con_nl();
+	}
+	return required;
+}
+
+void stage_tpm_open(const void *qemu_dtb)
 {
 	struct vfit_tpm_transport tr;
 	enum vfit_tpm_result r;
@@ -63,10 +78,8 @@ bool stage_tpm_open(const void *qemu_dtb)
 
 	switch (tis_find(qemu_dtb, &tis)) {
 	case TIS_NONE:
-		con_puts("vfit-stage: no TPM: state and rollback counters on the disk are "
-			 "tamper-evident, not tamper-proof");
-		con_nl();
-		return false;
+		/* Present or not, a TPM the platform does not describe is not one to do without. */
+		stage_tpm_halt(VFIT_WHY_TPM_REQUIRED);
 	case TIS_BAD_NODE:
 		port_halt("TPM: the DTB's tcg,tpm-tis-mmio node has no usable reg: failing closed");
 	case TIS_FOUND:
@@ -79,57 +92,27 @@ bool stage_tpm_open(const void *qemu_dtb)
 	if (r) {
 		stage_trust.what = "TIS locality 0";
 		stage_trust.tr = r;
-		tpm_halt(vfit_trust_why(r));
+		stage_tpm_halt(vfit_trust_why(r));
 	}
 	tis_transport(&tis, &tr);
 	vfit_tpm_init(&tpm, &tr);
 	w = vfit_trust_open(&stage_trust, &tpm, &tlog, log_mem, sizeof(log_mem));
 	if (w)
-		tpm_halt(w);
+		stage_tpm_halt(w);
 	con_puts("vfit-stage: TPM: trust state in NV index ");
 	con_hex(stage_trust.index);
 	con_puts(stage_trust.written ? "" : " (factory-fresh)");
 	con_nl();
-	return true;
 }
 
-/*
- * An update the OS installed (`vfit disk update`): the disk's state asks
- * for slot X to be tried with VFIT_BOOT_TRIES attempts while the other
- * slot stays good.  Offering a trial is all the disk can ask for: the
- * chain is verified at every boot and no counter moves until the device
- * boots it and its OS confirms it.  Anything else the disk's state says is
- * ignored: the TPM's state is the device's.
- */
-void stage_tpm_offer(void)
+void stage_tpm_serve(const struct vfit_boot_layout *layout, struct vfit_boot_scratch *scratch,
+		     struct vfit_boot_report *report)
 {
-	uint8_t buf[VFIT_REC_PAYLOAD_MAX], cur[VFIT_BOOT_STATE_SIZE];
-	struct vfit_boot_state d, n;
-	unsigned int x;
-	size_t len = 0;
+	enum vfit_boot_why w = vfit_trust_serve(&stage_trust, &stage_tpm_ops, layout, scratch,
+						report);
 
-	if (plat_state_read(buf, sizeof(buf), &len) != PLAT_IO_OK ||
-	    vfit_boot_state_decode(buf, len, &d))
-		return;
-	/* A TPM state not written yet, or unreadable, counts as the default one. */
-	if (vfit_trust_state_read(&stage_trust, cur, sizeof(cur), &len) != VFIT_IO_OK ||
-	    vfit_boot_state_decode(cur, len, &n) != VFIT_STATE_OK)
-		vfit_boot_state_default(&n);
-	x = d.active;
-	if (d.status[x] != VFIT_SLOT_TRYING || d.tries[x] != VFIT_BOOT_TRIES ||
-	    n.status[1 - x] != VFIT_SLOT_GOOD || (n.status[x] == VFIT_SLOT_TRYING && n.active == x))
-		return;
-	n.status[x] = VFIT_SLOT_TRYING;
-	n.tries[x] = VFIT_BOOT_TRIES;
-	n.active = (uint8_t)x;
-	n.seq++;
-	vfit_boot_state_encode(&n, cur);
-	if (vfit_trust_state_write(&stage_trust, cur, sizeof(cur)))
-		tpm_halt(VFIT_WHY_NV_WRITE);
-	con_puts("vfit-stage: the OS installed slot ");
-	con_puts(slot_name[x]);
-	con_puts(": offered for a trial");
-	con_nl();
+	if (w)
+		stage_tpm_halt(w);
 }
 
 /* The OS reads what the device did from the disk: a copy of the TPM's state. */
@@ -175,7 +158,7 @@ static void measure(unsigned int pcr, uint32_t type, const void *data, size_t le
 
 	vfit_hash(VFIT_HASH_SHA256, data, len, d);
 	if (vfit_trust_measure(&stage_trust, pcr, type, d, event, strlen(event)))
-		tpm_halt(VFIT_WHY_MEASURE);
+		stage_tpm_halt(VFIT_WHY_MEASURE);
 }
 
 const char *stage_tpm_handover(void *dtb, bool fit_fdt, const char *bootargs)
@@ -228,7 +211,7 @@ void stage_tpm_lock(void)
 {
 	print_replay();
 	if (vfit_trust_lock(&stage_trust))
-		tpm_halt(VFIT_WHY_TPM_LOCK);
+		stage_tpm_halt(VFIT_WHY_TPM_LOCK);
 	con_puts("vfit-stage: TPM: event log ");
 	con_dec(tlog.len);
 	con_puts(" bytes at ");

@@ -5,7 +5,10 @@
 # other knob values than the library: each one is called from a tiny
 # application built with each knob changed in turn and linked against the
 # default $BUILD/libvfit.a (the link must fail, naming the stamped symbol),
-# then with the default knobs (the link must succeed).
+# then with the default knobs (the link must succeed).  So must an
+# application built against older headers (an older VFIT_ABI_GEN: 0.1's
+# crypto ops took no backend) and one built with VFIT_CRYPTO_TABLE=0,
+# whose vfit_verify() is a function of its own.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
@@ -36,7 +39,9 @@ int main(int argc, char **argv)
 	vfit_boot_report_init(&rep, NULL, 0);
 	switch (ENTRY) {
 	case 1: return vfit_verify(argv[0], 1, argv[0], 1, NULL, 0, &res);
+#if VFIT_CRYPTO_TABLE
 	case 2: return vfit_verify_with(&vfit_crypto_portable, argv[0], 1, argv[0], 1, NULL, 0, &res);
+#endif
 	case 3: return vfit_conf_refs(argv[0], 0, &refs, NULL);
 	case 4: return vfit_conf_list(argv[0], 0, &refs, &list, NULL);
 	case 5: return vfit_boot(NULL, NULL, &scratch, &rep);
@@ -64,4 +69,26 @@ for spec in $entries; do
 	done
 	ok "entry $e ($sym) with the library's knobs links" link "app$e" "$e"
 done
+
+# 0.1's application object: the stamp without a generation, and its backend's ops
+# without the table argument (a link would hand the library the wrong function types).
+cat >"$T/old.c" <<'C'
+#include <stddef.h>
+struct old_crypto { void *hash_init, *hash_update, *hash_final, *sig_verify; };
+extern const struct old_crypto vfit_crypto_default;
+int vfit_verify_with_abi_16_48_1_32(const struct old_crypto *cr, const void *fit, size_t len,
+				    const void *ctl, size_t ctl_len, const char *conf,
+				    unsigned int flags, void *res);
+int main(int argc, char **argv)
+{
+	return argc < 99 ? 0 : vfit_verify_with_abi_16_48_1_32(&vfit_crypto_default, argv[0], 1,
+							       argv[0], 1, NULL, 0, argv[1]);
+}
+C
+status 1 "an application built against 0.1's headers does not link" \
+	cc -std=c11 -o "$T/old" "$T/old.c" "$lib" -lfdt
+contains "its link names 0.1's stamp" "$T/.out" "undefined reference to .vfit_verify_with_abi_16_48_1_32"
+status 1 "entry 1 (vfit_verify) built with VFIT_CRYPTO_TABLE=0 does not link" \
+	link app1 1 -DVFIT_CRYPTO_TABLE=0
+contains "its link names the stamped vfit_verify" "$T/.out" "undefined reference to .vfit_verify_abi_2_"
 finish

@@ -3,8 +3,9 @@
 # The CMake file (CMakeLists.txt) alone, nothing from the top-level
 # Makefile, in scratch build directories:
 #   - a firmware-like project takes libvfit with add_subdirectory() as a
-#     minimal verifier (sha256 and crc32, rsa2048, no reports) (VFIT_PART=verifier, knobs through
-#     VFIT_KNOBS) and verifies a FIT signed by Debian's mkimage with it;
+#     minimal verifier (sha256 and crc32, rsa2048, no reports, no backend
+#     table) (VFIT_PART=verifier, knobs through VFIT_KNOBS) and verifies a
+#     FIT signed by Debian's mkimage with it;
 #   - the verifier (default knobs) with VFIT_TESTS=ON builds its unit tests, and
 #     ctest runs them.
 set -u
@@ -18,7 +19,7 @@ cat >"$T/app/CMakeLists.txt" <<CM
 cmake_minimum_required(VERSION 3.13)
 project(bootrom C)
 set(VFIT_PART verifier CACHE STRING "" FORCE)
-set(VFIT_KNOBS "VFIT_HAVE_CRC16=0;VFIT_HAVE_MD5=0;VFIT_HAVE_SHA1=0;VFIT_HAVE_SHA224=0;VFIT_HAVE_SHA384=0;VFIT_HAVE_SHA512=0;VFIT_HAVE_RSA_PSS=0;VFIT_RSA_MAX_BITS=2048;VFIT_HAVE_ECDSA_P256=0;VFIT_HAVE_ECDSA_P384=0;VFIT_REPORT=0" CACHE STRING "" FORCE)
+set(VFIT_KNOBS "VFIT_HAVE_CRC16=0;VFIT_HAVE_MD5=0;VFIT_HAVE_SHA1=0;VFIT_HAVE_SHA224=0;VFIT_HAVE_SHA384=0;VFIT_HAVE_SHA512=0;VFIT_HAVE_RSA_PSS=0;VFIT_RSA_MAX_BITS=2048;VFIT_HAVE_ECDSA_P256=0;VFIT_HAVE_ECDSA_P384=0;VFIT_REPORT=0;VFIT_CRYPTO_TABLE=0" CACHE STRING "" FORCE)
 add_subdirectory($ROOT vfit)
 add_executable(verifier verifier.c)
 target_include_directories(verifier PRIVATE $ROOT/tests/fuzz)

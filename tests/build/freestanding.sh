@@ -64,6 +64,6 @@ check_target aarch64-crypto --target=aarch64-none-elf -march=armv8-a+crypto
 check_target minimal --target=thumbv7em-none-eabi -mcpu=cortex-m4 -mthumb \
 	-DVFIT_HAVE_CRC16=0 -DVFIT_HAVE_CRC32=0 -DVFIT_HAVE_MD5=0 -DVFIT_HAVE_SHA1=0 -DVFIT_HAVE_SHA224=0 \
 	-DVFIT_HAVE_SHA384=0 -DVFIT_HAVE_SHA512=0 -DVFIT_HAVE_RSA_PSS=0 -DVFIT_RSA_MAX_BITS=2048 \
-	-DVFIT_HAVE_ECDSA_P256=0 -DVFIT_HAVE_ECDSA_P384=0
+	-DVFIT_HAVE_ECDSA_P256=0 -DVFIT_HAVE_ECDSA_P384=0 -DVFIT_CRYPTO_TABLE=0
 check_target ecdsa256 --target=thumbv7em-none-eabi -mcpu=cortex-m4 -mthumb -DVFIT_HAVE_ECDSA_P384=0
 finish

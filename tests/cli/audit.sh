@@ -6,7 +6,10 @@
 # the exit status follows --fail-on; --its audits a source before signing;
 # the SVG parses as XML, names every configuration, image and key in a
 # labelled element, colours every edge as its legend entry, and renders
-# with rsvg-convert.
+# with rsvg-convert.  The vfit column is vfit's boot flow (an encrypted,
+# configuration-signed FIT is decrypted and boots); a default the device
+# refuses is the error VA024; every --json failure is a JSON error object;
+# an allocation failure while drawing writes no picture.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/fixtures.sh"
 need mkimage dtc fdtput jq xmllint rsvg-convert
@@ -52,7 +55,7 @@ status 0 "clean source: exit 0" "$VFIT" audit --its clean.its -k clean.dtb
 # ---- VA001: CRC-32 as the only hash of a signed image (vfit refuses, U-Boot boots)
 fit_its -H crc32 -c sha256,rsa2048:dev > crc.its
 sign crc.fit crc.its crc.dtb
-is "VA001 weak-hash-only" VA001 "$(ids crc.fit -k crc.dtb)"
+is "VA001 weak-hash-only (vfit refuses the default: VA024)" "VA001 VA024" "$(ids crc.fit -k crc.dtb)"
 is "VA001: node and property" "/images/kernel/hash-1 algo" \
 	"$(jq -r '.findings[0] | "\(.node) \(.property)"' ids.json)"
 is "VA001: vfit refuses, U-Boot boots" "false true true" \
@@ -65,7 +68,7 @@ contains "VA001: one line with the fix" out.txt \
 # ---- VA002: an unsigned configuration
 fit_its > unsigned.its
 mkimage -f unsigned.its unsigned.fit > /dev/null
-is "VA002 unsigned-config" VA002 "$(ids unsigned.fit -k clean.dtb)"
+is "VA002 unsigned-config" "VA002 VA024" "$(ids unsigned.fit -k clean.dtb)"
 
 # ---- VA003: image signatures only (load, entry, which images boot: unsigned)
 fit_its -I sha256,rsa2048:dev > isig.its
@@ -75,7 +78,7 @@ is "VA003 image-sig-only" VA003 "$(ids isig.fit -k isig.dtb)"
 # ---- VA004: no key is required (the same FIT, key written without -r)
 cp nosig.dtb opt.dtb
 mkimage -f clean.its -k keys -K opt.dtb opt.fit > /dev/null
-is "VA004 no-required-key" VA004 "$(ids opt.fit -k opt.dtb)"
+is "VA004 no-required-key" "VA004 VA024" "$(ids opt.fit -k opt.dtb)"
 is "VA004: names the control DTB" "opt.dtb /signature" "$(jq -r '.findings[0] | "\(.file) \(.node)"' ids.json)"
 is "VA004: vfit refuses, U-Boot boots" "false true true" \
 	"$(jq -r '.verdicts[0] | [.vfit.accept, ."u-boot-head".accept, ."u-boot-2023.01".accept] | join(" ")' ids.json)"
@@ -83,12 +86,12 @@ is "VA004: vfit refuses, U-Boot boots" "false true true" \
 # ---- VA005: a `required` that says two things (U-Boot reads "conf")
 cp clean.dtb two.dtb
 fdtput -t s two.dtb /signature/key-dev required conf image
-is "VA005 required-says-nothing" VA005 "$(ids clean.fit -k two.dtb)"
+is "VA005 required-says-nothing" "VA005 VA024" "$(ids clean.fit -k two.dtb)"
 
 # ---- VA006: mkimage's sign-images leaves the ramdisk out
 fit_its -r ramdisk.bin -c sha256,rsa2048:dev -s '"kernel", "fdt"' > gap.its
 sign gap.fit gap.its gap.dtb
-is "VA006 hashed-nodes-gap" VA006 "$(ids gap.fit -k gap.dtb)"
+is "VA006 hashed-nodes-gap" "VA006 VA024" "$(ids gap.fit -k gap.dtb)"
 is "VA006: HEAD and vfit refuse, 2023.01 boots" "false false true" \
 	"$(jq -r '.verdicts[0] | [.vfit.accept, ."u-boot-head".accept, ."u-boot-2023.01".accept] | join(" ")' ids.json)"
 is "VA006: before signing (warning)" "VA006 warning" \
@@ -97,7 +100,7 @@ is "VA006: before signing (warning)" "VA006 warning" \
 # ---- VA007: '@' in a node name
 sed 's/kernel {/kernel@1 {/; s/kernel = "kernel"/kernel = "kernel@1"/' clean.its > at.its
 sign at.fit at.its at.dtb
-is "VA007 unit-address" VA007 "$(ids at.fit -k at.dtb)"
+is "VA007 unit-address" "VA007 VA024" "$(ids at.fit -k at.dtb)"
 is "VA007: every verifier refuses" "false false false" \
 	"$(jq -r '.verdicts[0] | [.vfit.accept, ."u-boot-head".accept, ."u-boot-2023.01".accept] | join(" ")' ids.json)"
 
@@ -106,7 +109,7 @@ mkdir -p k1024
 rsa_key k1024/dev 1024
 cp nosig.dtb small.dtb
 mkimage -f clean.its -k k1024 -K small.dtb -r small.fit > /dev/null 2>&1
-is "VA008 rsa-key-small" VA008 "$(ids small.fit -k small.dtb)"
+is "VA008 rsa-key-small" "VA008 VA024" "$(ids small.fit -k small.dtb)"
 
 # ---- VA009: SHA-1 for hashes and signature
 fit_its -H sha1 -c sha1,rsa2048:dev > sha1.its
@@ -134,7 +137,7 @@ sed -e 's/default = "conf-1"/default = "conf-2"/' \
 		print "\t\t\tsignature-1 { algo = \"sha256,rsa2048\"; key-name-hint = \"prod\"; sign-images = \"fdt\", \"kernel\"; };\n\t\t};" }' > weak.its
 sign weak.fit weak.its weak.dtb
 fdtput -d weak.dtb /signature/key-prod required
-is "VA011 default-weaker" VA011 "$(ids weak.fit -k weak.dtb)"
+is "VA011 default-weaker (and refused)" "VA011 VA024" "$(ids weak.fit -k weak.dtb)"
 
 # ---- VA012: an image no configuration references
 awk '{ print } /^\timages \{/ { print "\t\tspare {\n\t\t\tdata = /incbin/(\"ramdisk.bin\");\n\t\t\ttype = \"ramdisk\"; compression = \"none\";\n\t\t\thash-1 { algo = \"sha256\"; };\n\t\t};" }' clean.its > spare.its
@@ -190,8 +193,57 @@ head -c 32 /dev/urandom > keys/aes.bin
 sed 's|hash-1 { algo = "sha256"; };|&\n\t\t\tcipher { algo = "aes256"; key-name-hint = "aes"; };|' clean.its |
 	awk '/cipher/ && n++ { next } { print }' > enc.its
 sign enc.fit enc.its enc.dtb
+# vfit's boot flow decrypts it (verify --decrypt, the boot flow): the vfit column boots it,
+# and the finding says what CBC and the key in clear mean, as information.
 is "VA021 encrypted-image" VA021 "$(ids enc.fit -k enc.dtb)"
-is "VA021: vfit refuses" false "$(jq -r '.verdicts[0].vfit.accept' ids.json)"
+is "VA021: info, not an error" info "$(jq -r '.findings[0].severity' ids.json)"
+is "VA021: every column boots it" "true true true true" \
+	"$(jq -r '.verdicts[0] | [.vfit.accept, ."u-boot-head".accept, ."u-boot-2023.01".accept, ."debian-12-u-boot".accept] | join(" ")' ids.json)"
+contains "VA021: vfit decrypts it" ids.json '"why":"verified: 2 images, 1 decrypted'
+ok "VA021: as vfit verify --decrypt does" "$VFIT" verify -f enc.fit -k enc.dtb --decrypt enc.dtb
+status 0 "VA021: exit 0" "$VFIT" audit -f enc.fit -k enc.dtb
+"$VFIT" audit -f enc.fit -k enc.dtb > out.txt
+if grep -q 'vfit does not decrypt\|vfit refuses' out.txt; then fail "VA021: false advice printed"; else pass; fi
+# Encrypted and compressed: vfit's boot flow refuses it (it decrypts only uncompressed images).
+awk '/^\t\tkernel \{/ { k = 1 } k && /compression/ { sub(/"none"/, "\"gzip\""); k = 0 } { print }' \
+	enc.its > encgz.its
+sign encgz.fit encgz.its encgz.dtb
+ids encgz.fit -k encgz.dtb > /dev/null
+is "encrypted and compressed: vfit refuses" false "$(jq -r '.verdicts[0].vfit.accept' ids.json)"
+contains "encrypted and compressed: says why" ids.json '"why":"image .kernel. is encrypted and compressed'
+# The key missing from the control DTB: nobody can decrypt it, and the default does not boot.
+cp enc.dtb enckey.dtb
+fdtput -r enckey.dtb /cipher
+is "VA021 without the key: and VA024" "VA021 VA024" "$(ids enc.fit -k enckey.dtb)"
+is "VA021 without the key: an error naming the key node" "error" \
+	"$(jq -r '.findings[] | select(.id == "VA021") | .severity' ids.json)"
+contains "VA021 without the key: says which" ids.json 'no /cipher node in the control DTB'
+is "VA021 without the key: vfit refuses" false "$(jq -r '.verdicts[0].vfit.accept' ids.json)"
+# Under image signatures only, the cipher node is unsigned: vfit refuses it.
+sed 's|hash-1 { algo = "sha256"; };|&\n\t\t\tcipher { algo = "aes256"; key-name-hint = "aes"; };|' isig.its |
+	awk '/cipher/ && n++ { next } { print }' > encisig.its
+sign encisig.fit encisig.its encisig.dtb
+is "VA021 under an image signature: error" "error" \
+	"$(ids encisig.fit -k encisig.dtb > /dev/null; jq -r '.findings[] | select(.id == "VA021") | .severity' ids.json)"
+is "VA021 under an image signature: vfit refuses" false "$(jq -r '.verdicts[0].vfit.accept' ids.json)"
+contains "VA021 under an image signature: the reason" ids.json 'decrypted only under a configuration signature by a required key'
+
+# ---- VA024: the device's verifier refuses the default configuration: an error
+fit_its -c sha256,rsa2048:prod > prodonly.its
+sign prodonly.fit prodonly.its prodonly.dtb
+is "VA024 default-refused (signed only by a key the control DTB lacks)" "VA010 VA024" \
+	"$(ids prodonly.fit -k clean.dtb)"
+is "VA024: an error" error "$(jq -r '.findings[] | select(.id == "VA024") | .severity' ids.json)"
+contains "VA024: says it will not boot" ids.json 'vfit refuses the default configuration .conf-1. with the keys of clean.dtb .*this FIT will not boot on that device'
+status 1 "VA024: exit 1" "$VFIT" audit -f prodonly.fit -k clean.dtb
+is "VA024: not without a control DTB (no device named)" "" \
+	"$(ids prodonly.fit | tr ' ' '\n' | grep VA024)"
+# A default that names no configuration.
+cp clean.fit nodef.fit
+fdtput -t s nodef.fit /configurations default conf-9
+is "VA024: a default naming no configuration" "VA024" "$(ids nodef.fit -k clean.dtb)"
+contains "VA024: says why" ids.json 'conf-9'
+
 
 # ---- VA022: an image without hash node under a configuration signature (source)
 fit_its -r ramdisk.bin -c sha256,rsa2048:dev -s '"kernel", "fdt", "ramdisk"' |
@@ -214,8 +266,8 @@ is "12 DTBs: 12 configurations, each boots everywhere" "12 12" \
 	"$(jq -r '[.verdicts | length, ([.[] | select(.vfit.accept and ."u-boot-head".accept and ."debian-12-u-boot".accept)] | length)] | join(" ")' ids.json)"
 fit_dtbs_its 12 unsigned > dtbsu.its
 mkimage -f dtbsu.its dtbsu.fit > /dev/null
-is "12 DTBs, unsigned: VA002 per configuration" "12 VA002" \
-	"$("$VFIT" audit -f dtbsu.fit -k dtbs.dtb --json | jq -r '[(.findings | length), (.findings[0].id)] | join(" ")')"
+is "12 DTBs, unsigned: VA002 per configuration, the default refused" "12 VA002 VA024" \
+	"$("$VFIT" audit -f dtbsu.fit -k dtbs.dtb --json | jq -r '[([.findings[] | select(.id == "VA002")] | length), ([.findings[].id] | unique | join(" "))] | join(" ")')"
 
 # ---- the source and the FIT together; bad input; usage
 "$VFIT" audit -f gap.fit -k gap.dtb --its gap.its --json > both.json
@@ -239,6 +291,35 @@ status 2 "no input: exit 2" "$VFIT" audit
 status 2 "bad --fail-on: exit 2" "$VFIT" audit -f clean.fit --fail-on never
 status 2 "--svg without -f: exit 2" "$VFIT" audit --its clean.its --svg x.svg
 ok "--help" "$VFIT" audit --help
+
+# ---- --json: every failure is one JSON object on stdout whose error says
+# the exit status and the line on stderr (man/vfit.1, JSON ERRORS)
+# json_fail NAME STATUS ARGS...: exit STATUS, stdout valid JSON, .error as stderr's last line
+json_fail() {
+	n=$1 want=$2
+	shift 2
+	"$VFIT" audit --json "$@" > jf.out 2> jf.err
+	got=$?
+	is "--json $n: exit $want" "$want" "$got"
+	if jq -e . jf.out > /dev/null 2>&1; then pass; else fail "--json $n: stdout is not JSON: $(head -c 200 jf.out)"; fi
+	is "--json $n: error.status" "$want" "$(jq -r '.error.status' jf.out 2>/dev/null)"
+	is "--json $n: error.message is the stderr line" "$(grep '^vfit: ' jf.err | tail -n 1)" \
+		"$(jq -r '.error.message' jf.out 2>/dev/null)"
+}
+json_fail "missing file" 2 -f nothere.fit
+json_fail "missing control DTB" 2 -f clean.fit -k nothere.dtb
+json_fail "a directory" 2 -f "$T"
+json_fail "unknown option" 2 -f clean.fit --nosuch
+json_fail "option before --json" 2 --bogus -f clean.fit
+json_fail "missing value" 2 -f clean.fit --fail-on
+json_fail "bad --fail-on" 2 -f clean.fit --fail-on never
+json_fail "no input" 2
+json_fail "not a device tree" 1 -f junk.bin
+json_fail "broken source" 1 --its broken.its
+json_fail "findings" 1 -f crc.fit -k crc.dtb
+is "--json findings: the report is there too" VA001 "$(jq -r '.findings[0].id' jf.out)"
+"$VFIT" audit --json -f clean.fit -k clean.dtb > jf.out
+is "--json success: no error member" null "$(jq -r '.error' jf.out)"
 
 # ---- the picture
 "$VFIT" audit -f weak.fit -k weak.dtb --svg weak.svg > /dev/null
@@ -286,5 +367,52 @@ is "png: non-trivial content" true "$([ "$(wc -c < weak.png)" -gt 20000 ] && ech
 # A failed command writes nothing.
 status 1 "svg: bad input" "$VFIT" audit -f junk.bin --svg junk.svg
 is "svg: no file on failure" absent "$([ -e junk.svg ] && echo present || echo absent)"
+
+# Out of memory while drawing: an error, never an empty picture written as the audit's.
+# A preloaded calloc() fails its Nth call (counted from program start); each N
+# must give a whole picture (exit 0, or 1 for weak.fit's findings) or exit 2
+# "out of memory" and no file.
+if command -v cc > /dev/null 2>&1; then
+	cat > failcalloc.c <<'EOC'
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+void *__libc_calloc(size_t n, size_t size);
+static long fail_at, calls;
+__attribute__((constructor)) static void init(void)
+{
+	const char *s = getenv("FAIL_CALLOC");
+
+	fail_at = s ? atol(s) : 0;
+}
+void *calloc(size_t n, size_t size)
+{
+	if (fail_at && ++calls == fail_at) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_calloc(n, size);
+}
+EOC
+	cc -shared -fPIC -o failcalloc.so failcalloc.c || fail "svg: cannot build the calloc shim"
+	oom=0
+	for n in 1 2 3 4 5 6 7 8; do
+		rm -f oom.svg
+		LD_PRELOAD=$T/failcalloc.so FAIL_CALLOC=$n "$VFIT" audit -f weak.fit -k weak.dtb \
+			--svg oom.svg > oom.out 2> oom.err
+		r=$?
+		if [ $r -le 1 ] && xmllint --noout oom.svg 2> /dev/null; then
+			pass
+		elif [ $r = 2 ] && [ ! -e oom.svg ] && grep -q 'out of memory' oom.err; then
+			pass
+			oom=$((oom + 1))
+		else
+			fail "svg: calloc #$n failing: exit $r, $(wc -c < oom.svg 2>/dev/null || echo no) bytes of SVG: $(head -n 1 oom.err)"
+		fi
+	done
+	is "svg: the failing calloc hit the picture" true "$([ $oom -gt 0 ] && echo true)"
+else
+	skip tool "no C compiler for the calloc shim: svg out-of-memory not tested"
+fi
 
 finish

@@ -33,8 +33,17 @@ status 2 "unknown algorithm" "$VFIT" keygen -a rsa1024 -k k -n x
 contains "names it" "$T/.out" "unknown algorithm 'rsa1024'"
 status 2 "missing -n" "$VFIT" keygen -a rsa2048 -k k
 status 2 "bad name" "$VFIT" keygen -a rsa2048 -k k -n a/b
-status 2 "missing dir" "$VFIT" keygen -a rsa2048 -k nosuch -n x
-status 1 "nothing left in missing dir" test -e nosuch
+# A missing key directory is made, mode 0700 (the README's first line, in a fresh directory).
+ok "missing dir: made" "$VFIT" keygen -a rsa2048 -k fresh -n x
+is "missing dir: mode 0700" 700 "$(stat -c %a fresh)"
+ok "missing dir: key there" openssl pkey -in fresh/x.key -noout
+# Only the last component: a mistyped parent is an error that names it, and nothing is made.
+status 2 "missing parent" "$VFIT" keygen -a rsa2048 -k nosuch/keys -n x
+contains "missing parent: names the directory" "$T/.out" "^vfit: keygen: nosuch/keys: cannot make the key directory: No such file"
+status 1 "missing parent: nothing made" test -e nosuch
+# A refused name makes no directory.
+status 2 "bad name in a missing dir" "$VFIT" keygen -a rsa2048 -k fresh2 -n a/b
+status 1 "bad name: no directory left" test -e fresh2
 # Only a certificate there: refused, and no key appears next to it.
 cp k/dev.crt k/half.crt
 status 2 "existing certificate alone" "$VFIT" keygen -a rsa2048 -k k -n half
@@ -66,7 +75,9 @@ ok "ecdsa384" "$VFIT" keygen -a ecdsa384 -k k -n e384
 openssl pkey -in k/e384.pem -noout -text > e384.txt 2>&1
 contains "P-384 private key" e384.txt "NIST CURVE: P-384"
 status 2 "ecdsa: bad name" "$VFIT" keygen -a ecdsa256 -k k -n a@b
-status 2 "ecdsa: missing dir" "$VFIT" keygen -a ecdsa384 -k nosuch -n x
+ok "ecdsa: missing dir made" "$VFIT" keygen -a ecdsa384 -k fresh3 -n x
+is "ecdsa: dir mode 0700" 700 "$(stat -c %a fresh3)"
+status 2 "ecdsa: missing parent" "$VFIT" keygen -a ecdsa384 -k nosuch/k -n x
 status 2 "unknown ECDSA size" "$VFIT" keygen -a ecdsa521 -k k -n x
 contains "lists the algorithms" "$T/.out" "ecdsa256, ecdsa384"
 # Debian's mkimage 2023.01 (P-256 only) signs with the key and writes its

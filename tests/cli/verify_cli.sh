@@ -52,6 +52,61 @@ status 1 "empty FIT" "$VFIT" verify -f empty -k ctl.dtb
 status 1 "garbage control DTB" "$VFIT" verify -f a.fit -k k.bin
 status 1 "not a FIT" "$VFIT" verify -f k.bin -k ctl.dtb
 
+# The configuration -c names is named in the error line.
+"$VFIT" verify -f a.fit -k ctl.dtb -c conf-9 > out.txt 2> err.txt
+contains "-c missing configuration: named" err.txt "^vfit: a.fit: /configurations/conf-9: no such configuration$"
+cp a.fit nodef.fit
+fdtput -t s nodef.fit /configurations default conf-7
+"$VFIT" verify -f nodef.fit -k ctl.dtb > out.txt 2> err.txt
+contains "default naming no configuration: named" err.txt \
+	"^vfit: nodef.fit: /configurations/conf-7: no such configuration \(the default names it\)$"
+# Usage errors say what is wrong in one line before the usage.
+"$VFIT" verify -f a.fit > out.txt 2> err.txt
+is "no -k: the line" "vfit: verify: -k CONTROL_DTB is needed" "$(head -n 1 err.txt)"
+"$VFIT" verify -f a.fit -k ctl.dtb --bogus > out.txt 2> err.txt
+is "unknown long option: named" "vfit: verify: unknown option --bogus" "$(head -n 1 err.txt)"
+"$VFIT" verify -f a.fit -k ctl.dtb --json=x > out.txt 2> err.txt
+is "flag with a value" "vfit: verify: --json takes no value" "$(head -n 1 err.txt)"
+"$VFIT" verify -f a.fit -k > out.txt 2> err.txt
+is "missing value" "vfit: verify: -k needs a value" "$(head -n 1 err.txt)"
+"$VFIT" verify -f a.fit -k ctl.dtb --decrypt > out.txt 2> err.txt
+is "missing value of a long option" "vfit: verify: --decrypt needs a value" "$(head -n 1 err.txt)"
+"$VFIT" verify -f a.fit -k ctl.dtb -o dir > out.txt 2> err.txt
+is "-o without --decrypt" "vfit: verify: -o DIR goes with --decrypt KEY_DTB" "$(head -n 1 err.txt)"
+
+# --json: every failure prints one JSON object on stdout whose error member
+# has the exit status and the line printed on stderr (man/vfit.1, JSON ERRORS).
+json_fail() { # NAME STATUS ARGS...
+	n=$1 want=$2
+	shift 2
+	"$VFIT" verify --json "$@" > jf.out 2> jf.err
+	got=$?
+	is "--json $n: exit $want" "$want" "$got"
+	if jq -e . jf.out > /dev/null 2>&1 && [ "$(grep -c . jf.out)" = 1 ]; then pass
+	else fail "--json $n: stdout is not one JSON object: $(head -c 200 jf.out)"; fi
+	is "--json $n: error.status" "$want" "$(jq -r '.error.status' jf.out 2>/dev/null)"
+	is "--json $n: error.message is the stderr line" "$(grep '^vfit: ' jf.err | tail -n 1)" \
+		"$(jq -r '.error.message' jf.out 2>/dev/null)"
+}
+json_fail "missing FIT" 2 -f none.fit -k ctl.dtb
+json_fail "missing DTB" 2 -f a.fit -k none.dtb
+json_fail "directory" 2 -f . -k ctl.dtb
+json_fail "/dev/null" 2 -f /dev/null -k ctl.dtb
+json_fail "no -k" 2 -f a.fit
+json_fail "unknown option" 2 -f a.fit -k ctl.dtb --bogus
+json_fail "unknown option first" 2 --bogus -f a.fit -k ctl.dtb
+json_fail "extra argument" 2 -f a.fit -k ctl.dtb extra
+json_fail "missing configuration" 1 -f a.fit -k ctl.dtb -c conf-9
+is "--json missing configuration: the result is there too" "false NO_CONFIG conf-9" \
+	"$(jq -r '"\(.verified) \(.result) \(.configuration)"' jf.out)"
+json_fail "not a FIT" 1 -f k.bin -k ctl.dtb
+json_fail "empty FIT" 1 -f empty -k ctl.dtb
+json_fail "unenforced" 1 -f a.fit -k nokeys.dtb
+json_fail "decrypt key DTB missing" 2 -f a.fit -k ctl.dtb --decrypt none.dtb
+is "--json decrypt key DTB missing: verified, then the error" true "$(jq -r .verified jf.out)"
+"$VFIT" verify --json -f a.fit -k ctl.dtb > jf.out
+is "--json success: no error member" null "$(jq -r '.error' jf.out)"
+
 # No required key: rejected unless allowed.
 status 1 "unenforced" "$VFIT" verify -f a.fit -k nokeys.dtb
 "$VFIT" verify -f a.fit -k nokeys.dtb > out.txt 2> err.txt

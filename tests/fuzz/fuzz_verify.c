@@ -29,12 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fit)
 		return 0;
 	memcpy(fit, data + 1, size - 1);
-	vfit_verify(fit, size - 1, fuzz_ctl[(sel & 15) % FUZZ_NCTL].p,
-		    fuzz_ctl[(sel & 15) % FUZZ_NCTL].len,
-		    (sel & 0x10) ? "conf-2" : NULL,
-		    (sel & 0x20) ? VFIT_VERIFY_ALLOW_UNENFORCED : 0, &res);
 	/* Nothing may be handed out from a rejected FIT. */
-	if (res.result)
+	if (vfit_verify(fit, size - 1, fuzz_ctl[(sel & 15) % FUZZ_NCTL].p,
+			fuzz_ctl[(sel & 15) % FUZZ_NCTL].len, (sel & 0x10) ? "conf-2" : NULL,
+			(sel & 0x20) ? VFIT_VERIFY_ALLOW_UNENFORCED : 0, &res))
 		for (i = 0; i < VFIT_MAX_IMAGES; i++)
 			if (res.image[i].data || res.nimages)
 				abort();

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # vfit audit's verdict table against the real verifiers, side by side, on
-# the same FITs and control DTBs: the "vfit" column against `vfit verify`,
+# the same FITs and control DTBs: the "vfit" column against `vfit verify
+# --decrypt` (vfit's boot flow: encrypted images decrypted with the control
+# DTB's /cipher keys after the check),
 # the "U-Boot HEAD" column against U-Boot HEAD's fit_check_sign (anchor:
 # a counted skip without it), and the "Debian 12 U-Boot" column against
 # Debian's u-boot-qemu (2023.01+deb12u3) running `bootm start` in QEMU,
@@ -93,6 +95,9 @@ add kflip a.dtb
 cp clean.fit load.fit
 fdtput -t x load.fit /images/kernel load 0x90000
 add load a.dtb
+# Signed only by a key the control DTB lacks: nobody boots it.
+fit_its -c sha256,rsa2048:prod > prod.its
+mkimage -f prod.its -k keys prod.fit > /dev/null && add prod a.dtb
 # Policies: two keys required (all / any) and a FIT only dev signed.
 fit_its -c sha256,rsa2048:dev -c sha256,rsa2048:prod > two.its
 sign two two.its all.dtb
@@ -121,11 +126,21 @@ verdict() {
 	"$VFIT" audit -f "$1" -k "$2" --json 2>/dev/null | jq -r ".verdicts[] | select(.configuration == \"conf-1\") | .\"$3\".accept"
 }
 
+# vfit column = vfit verify --decrypt CTL: the verifier as the boot flow runs it.
+vcol() { # FIT CTL
+	if "$VFIT" verify -f "$1" -k "$2" -c conf-1 --decrypt "$2" > /dev/null 2>&1; then v=true; else v=false; fi
+	is "$1 ($2): vfit column = vfit verify --decrypt" "$v" "$(verdict "$1" "$2" vfit)"
+}
 for c in $cases; do
-	n=${c%%:*} ctl=${c#*:}
-	if "$VFIT" verify -f "$n.fit" -k "$ctl" -c conf-1 > /dev/null 2>&1; then v=true; else v=false; fi
-	is "$n ($ctl): vfit column = vfit verify" "$v" "$(verdict "$n.fit" "$ctl" vfit)"
+	vcol "${c%%:*}.fit" "${c#*:}"
 done
+is "enc: vfit decrypts and boots it" true "$(verdict enc.fit a.dtb vfit)"
+# The AES key missing from the control DTB: vfit cannot decrypt (the U-Boot
+# columns model builds that ignore or decrypt cipher nodes: not compared here).
+cp a.dtb nokey.dtb
+fdtput -r nokey.dtb /cipher
+vcol enc.fit nokey.dtb
+is "enc without its key: vfit refuses" false "$(verdict enc.fit nokey.dtb vfit)"
 
 if [ -n "$FCS" ]; then
 	for c in $cases; do

@@ -25,8 +25,22 @@
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib/qemu.sh"
 . "$(dirname "$0")/lib/tpm.sh"
-need swtpm swtpm_setup tpm2_nvdefine tpm2_getcap tpm2_eventlog xxd sha256sum
+need swtpm swtpm_setup tpm2_nvdefine tpm2_getcap tpm2_eventlog xxd sha256sum fdtput
 qemu_setup
+
+# tpm_os CMD...: CMD as the running OS would, on the TPM of $TPM between two boots
+# (swtpm's data socket in $T/os): `vfit disk ... --tpm $T/os`.
+tpm_os() {
+	rm -rf "$T/os" && mkdir -p "$T/os"
+	swtpm socket --tpm2 --tpmstate "dir=$TPM" --server "type=unixio,path=$T/os/data" \
+		--ctrl "type=unixio,path=$T/os/ctrl" --flags not-need-init >"$T/os.log" 2>&1 &
+	TPM_PID=$!
+	while kill -0 "$TPM_PID" 2>/dev/null && [ ! -S "$T/os/ctrl" ]; do sleep 0.05; done
+	"$@"
+	_rc=$?
+	tpm_stop
+	return $_rc
+}
 
 # state_graft FROM TO: the vfit-state partition (state and confirmation records) of FROM into TO
 state_graft() {
@@ -112,7 +126,7 @@ for arch in arm64 arm; do
 	if [ $arch = arm64 ]; then
 		mkdisk "$T/lab.img" "$T/a2.fit" - "$R" && pass || fail "$arch: lab disk"
 		boot lab $arch "$T/lab.img" 0 update \
-			"^vfit-stage: no TPM: state and rollback counters on the disk are tamper-evident, not tamper-proof$"
+			"^vfit-stage: no TPM \(the ROM requires none\): state and rollback counters on the disk are tamper-evident, not tamper-proof$"
 		"$VFIT" disk mark-good "$T/lab.img" >"$T/mg.out" 2>&1
 		contains "$arch: a valid mark-good request for slot A" "$T/mg.out" "^mark-good: slot A "
 	fi
@@ -120,16 +134,16 @@ for arch in arm64 arm; do
 		"$VFIT" disk write "$T/forged.img" a "$T/a2.fit" && pass || fail "$arch: forged disk"
 	"$VFIT" disk info "$T/forged.img" >"$T/info.out"
 	contains "$arch: the forged disk says slot A booted last" "$T/info.out" "slot A booted last"
-	tpm_boot forged $arch "$T/forged.img" 0 $tag \
-		"^vfit-stage: ignoring the OS's confirmation of slot A at state [0-9]+: the state is now [0-9]+$" \
-		"^   Rollback index 1 >= counter 0 for 'kernel' OK$"
+	tpm_boot forged $arch "$T/forged.img" 0 $tag "^   Rollback index 1 >= counter 0 for 'kernel' OK$"
+	lacks "$arch: the disk's confirmation is no request" "$T/forged.log" "^request:"
 	lacks "$arch: the forged confirmation moved no counter" "$T/forged.log" "^   Rollback counter "
 
 	if [ $arch = arm ]; then
-		# The OS confirms slot B (index 1); a disk of index-0 FITs, counters at 0, is refused.
-		"$VFIT" disk mark-good "$T/d.img" >/dev/null 2>&1
-		is "$arch: mark-good asked" 0 $?
-		tpm_boot confirmed $arch "$T/d.img" 0 $tag "^vfit-stage: the OS confirmed slot B$" \
+		# The OS confirms slot B (index 1) through the TPM; a disk of index-0 FITs is refused.
+		tpm_os "$VFIT" disk mark-good --tpm "$T/os" "$T/d.img" >/dev/null 2>&1
+		is "$arch: mark-good asked through the TPM" 0 $?
+		tpm_boot confirmed $arch "$T/d.img" 0 $tag \
+			"^request: the OS asked at state [0-9]+ to confirm slot B$" \
 			"^   Rollback counter 'kernel': 0 -> 1$"
 		fit $arch "$T/m0.fit" old && mkdisk "$T/old.img" "$T/m0.fit" "$T/m0.fit" "$R" &&
 			pass || fail "$arch: old disk"
@@ -138,15 +152,26 @@ for arch in arm64 arm; do
 		break
 	fi
 
-	# The real update: installed by the OS, tried, confirmed: the TPM's counter goes to 2.
+	# An update written to the disk alone (as a disk writer would): no request, not tried.
 	"$VFIT" disk update --rom "$Q/$arch/rom.dtb" "$T/d.img" "$T/a2.fit" >"$T/upd.out" 2>&1
-	is "$arch: update accepted" 0 $?
+	is "$arch: update written to the disk" 0 $?
+	tpm_boot disk-offer $arch "$T/d.img" 0 $tag
+	lacks "$arch: a trial offer on the disk is no request" "$T/disk-offer.log" "^## Trying slot A"
+	# The real update: installed by the OS and asked through the TPM (the host plays the
+	# OS: vfit disk update --tpm), tried; its initramfs confirms from inside, through
+	# /dev/tpm0 with owner authorization; the next power-on moves the counter to 2.
+	VFIT_OS_REQUEST=confirm "$ROOT/ports/qemu-virt/mkinitramfs" "$Q/root-arm64/bin/busybox" \
+		"$MARKER" "$T/arm64-update.cpio" update "$mods/tpm_tis_core.ko" "$mods/tpm_tis.ko" &&
+		fit $arch "$T/a2.fit" update -i 2 && pass || fail "$arch: a FIT whose OS confirms itself"
+	tpm_os "$VFIT" disk update --rom "$Q/$arch/rom.dtb" --tpm "$T/os" "$T/d.img" "$T/a2.fit" \
+		>"$T/upd.out" 2>&1
+	is "$arch: update asked through the TPM" 0 $?
+	contains "$arch: asked" "$T/upd.out" "^update: the device is asked through the TPM to try slot A$"
 	tpm_boot trial $arch "$T/d.img" 0 update \
-		"^vfit-stage: the OS installed slot A: offered for a trial$" \
-		"^   slot A is on trial: 2 attempts left after this boot"
-	"$VFIT" disk mark-good "$T/d.img" >/dev/null 2>&1
-	is "$arch: mark-good asked" 0 $?
-	tpm_boot confirmed $arch "$T/d.img" 0 update "^vfit-stage: the OS confirmed slot A$" \
+		"^request: the OS asked at state [0-9]+ to try the update it installed in slot A$" \
+		"^   slot A is on trial: 2 attempts left after this boot" "^VFIT-OS-REQUEST confirm rc 00000000$"
+	tpm_boot confirmed $arch "$T/d.img" 0 update \
+		"^request: the OS asked at state [0-9]+ to confirm slot A$" \
 		"^   Rollback counter 'kernel': 0 -> 2$" "^mark-good: confirmed good: slot A$"
 
 	# The disk as it was after the first boot, its counter record at 0: only recovery runs.
@@ -154,6 +179,33 @@ for arch in arm64 arm; do
 	tpm_boot replayed $arch "$T/old.img" 0 recovery \
 		"^slot B stage 1: rollback index 1 < counter 2 for 'kernel'$"
 	lacks "$arch: no older slot ran" "$T/replayed.log" "initramfs $tag"
+	# Both slots failed once (bad in the TPM): the disk put right boots normally again.
+	tpm_boot righted $arch "$T/d.img" 0 update \
+		"^## No slot can boot: slot A failed verification at an earlier boot, trying it again$"
+	# No good slot at all: recovery's OS installs an update (the host plays it), it is tried.
+	cp --sparse=always "$T/d.img" "$T/broken.img" &&
+		"$VFIT" disk write "$T/broken.img" a "$T/r1-bad.fit" &&
+		"$VFIT" disk write "$T/broken.img" b "$T/r1-bad.fit" && pass || fail "$arch: broken disk"
+	tpm_boot broken $arch "$T/broken.img" 0 recovery
+	tpm_os "$VFIT" disk update --rom "$Q/$arch/rom.dtb" --tpm "$T/os" "$T/broken.img" \
+		"$T/a2.fit" >"$T/upd.out" 2>&1
+	is "$arch: recovery's update asked through the TPM" 0 $?
+	tpm_boot repaired $arch "$T/broken.img" 0 update \
+		"will be tried next \(3 attempts\); recovery stays as the fallback$"
+	# The platform hides its TPM (its DTB node removed): the ROM requires one, so it halts.
+	rm -f "$TPM/sock"
+	swtpm socket --tpm2 --tpmstate "dir=$TPM" --ctrl "type=unixio,path=$TPM/sock" >/dev/null 2>&1 &
+	TPM_PID=$!
+	while kill -0 "$TPM_PID" 2>/dev/null && [ ! -S "$TPM/sock" ]; do sleep 0.05; done
+	qemu-system-aarch64 -M virt -cpu cortex-a57 -m 1024 -smp 1 -display none -nic none \
+		-chardev socket,id=chrtpm,path="$TPM/sock" -tpmdev emulator,id=tpm0,chardev=chrtpm \
+		-device tpm-tis-device,tpmdev=tpm0 -M virt,dumpdtb="$T/virt.dtb" >/dev/null 2>&1
+	tpm_stop
+	tpm_node=$(fdtget -l "$T/virt.dtb" /platform-bus@c000000 | grep '^tpm')
+	ok "$arch: QEMU's DTB without its TPM node" fdtput -r "$T/virt.dtb" "/platform-bus@c000000/$tpm_node"
+	QEMU_EXTRA="-dtb $T/virt.dtb" tpm_boot hidden $arch "$T/d.img" 1 "" \
+		"^vfit-stage: TPM: the ROM requires a TPM the platform does not describe"
+	lacks "$arch: no slot was tried" "$T/hidden.log" "^## Trying"
 	# The simulator reads what the stage wrote: one implementation, one NV layout.
 	mkdir -p "$T/sim" && rm -f "$TPM/sock"
 	swtpm socket --tpm2 --tpmstate "dir=$TPM" --server "type=unixio,path=$TPM/data" \
@@ -164,7 +216,7 @@ for arch in arm64 arm; do
 	is "$arch: vfit boot --trust status on the stage's TPM" 0 $?
 	tpm_stop
 	contains "$arch: the simulator reads the stage's counter" "$T/sim.out" "^  kernel: 2$"
-	contains "$arch: and its boot record (recovery last)" "$T/sim.out" "^booted: none$"
+	contains "$arch: and its boot record (the repaired slot last)" "$T/sim.out" "^booted: slot B$"
 	rm -f "$T/d.img" "$T/old.img" "$T/forged.img"
 done
 finish

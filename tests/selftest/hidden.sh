@@ -80,8 +80,8 @@ expect "uboot_qemu.sh without qemu-system-aarch64" "0 passed, 0 failed, 1 skippe
 	env PATH="$(hide qemu-system-aarch64)" sh "$ROOT/tests/interop/uboot_qemu.sh"
 expect "boot_tpm.sh without swtpm" "0 passed, 0 failed, 1 skipped" \
 	"tool: not installed: swtpm" env PATH="$(hide swtpm)" sh "$ROOT/tests/cli/boot_tpm.sh"
-expect "test_counters_tpm without swtpm" "[0-9]+ passed, 0 failed, 1 skipped" \
-	"tool: swtpm is not installed" env PATH="$(hide swtpm)" "$BUILD/tests/test_counters_tpm"
+expect "test_boot_tpm without swtpm" "[0-9]+ passed, 0 failed, 1 skipped" \
+	"tool: swtpm is not installed" env PATH="$(hide swtpm)" "$BUILD/tests/test_boot_tpm"
 # The Debian half of the PKCS#11 test needs mkimage -N: without it, a skip,
 # not 4 passes fewer and green.
 expect "mkimage_pkcs11.sh without mkimage" "[1-9][0-9]* passed, 0 failed, 1 skipped" \

@@ -69,6 +69,14 @@ static void test_state(void)
 	CHECK(vfit_boot_state_decode(bad, sizeof(bad), &t), "booted slot 5 rejected");
 	CHECK(!strcmp(vfit_boot_slot_status_name(VFIT_SLOT_BAD), "bad") &&
 	      !strcmp(vfit_boot_slot_status_name(9), "unknown"), "status names");
+	CHECK(!strcmp(vfit_boot_obj_to_string(VFIT_BOOT_OBJ_STAGE), "stage") &&
+	      strcmp(vfit_boot_obj_to_string(VFIT_BOOT_OBJ_ROM),
+		     vfit_boot_obj_to_string(VFIT_BOOT_OBJ_USER_KEYS)) &&
+	      !strcmp(vfit_boot_obj_to_string((enum vfit_boot_obj)0), "unknown object"),
+	      "storage object names");
+	CHECK(!strcmp(vfit_boot_phase_to_string(VFIT_BOOT_T_VERIFY), "verify") &&
+	      !strcmp(vfit_boot_phase_to_string(VFIT_BOOT_T_PHASES), "unknown phase"),
+	      "phase names");
 }
 
 static void test_line(void)
@@ -500,7 +508,7 @@ static void test_sim_snapshot(void)
 	memset(src, 0x5a, 1 << 20);
 	CHECK(!dev_write_file(path, src, 1 << 20), "stage file");
 	snprintf(path, sizeof(path), "%s/sim", dev_dir);
-	if (!CHECK(!vfit_boot_sim_open(&sim, path, NULL, false, &e), "sim: %s", e.msg)) {
+	if (!CHECK(!vfit_boot_sim_open(&sim, path, false, &e), "sim: %s", e.msg)) {
 		free(src);
 		return;
 	}

@@ -361,6 +361,8 @@ static int build_more(void)
 		{ "k-gzip", { .comp = "gzip" }, "scratch.dtb" },
 		{ "k-gzip-fit", { .comp = "gzip", .load = "0x82800000" }, "scratch.dtb" },
 		{ "k-index5", { .conf = "rollback-index = <5>;" }, "scratch.dtb" },
+		{ "k-load2", { .load = "0x80100000", .conf = "rollback-index = <1>;" },
+		  "scratch.dtb" },
 		{ "k-img", { .key = "kimg", .image_sig = true }, "blimg.dtb" },
 		{ "k-img-ctr", { .key = "kimg", .image_sig = true,
 				 .conf = "rollback-counter = \"fresh\";" }, "blimg.dtb" },
@@ -517,11 +519,16 @@ static void test_fallback(struct dev *d)
 	ev = find_stage(VFIT_EV_KEYS, VFIT_CHAIN_RECOVERY, 0);
 	CHECK(ev && ev->keys == VFIT_KEYS_RECOVERY, "recovery key event");
 
-	/* Recovery broken too: halt, with every reason in the report. */
+	/*
+	 * Recovery broken too: halt, with every reason in the report.  Both
+	 * slots are bad for failed verifications, so both are tried again
+	 * before recovery (a disk put right would boot normally).
+	 */
 	d->recovery.p[d->recovery.n / 2] ^= 1;
 	CHECK(boot(d) == VFIT_BOOT_HALT, "halt");
-	CHECK(count(VFIT_EV_FAIL) == 3 && count(VFIT_EV_REASONS) == 1 && !count(VFIT_EV_REASON),
-	      "three reasons, one listing: %s", trace());
+	CHECK(count(VFIT_EV_FAIL) == 5 && count(VFIT_EV_RETRY) == 2 &&
+	      count(VFIT_EV_REASONS) == 1 && !count(VFIT_EV_REASON),
+	      "five reasons (two marked bad, two retried, recovery), one listing: %s", trace());
 	ev = find(VFIT_EV_REASONS, 0);
 	CHECK(ev && ev->why == VFIT_WHY_NOTHING_VERIFIED, "halt listing");
 	CHECK(rep.why == VFIT_WHY_VERIFY && !rep.kernel.present, "report.why: the last reason");
@@ -638,9 +645,15 @@ static void test_halts(struct dev *d)
 		CHECK(r == VFIT_BOOT_HALT && ev && ev->chain == VFIT_CHAIN_A &&
 		      ev->stage == halts[i].stage, "%s: halt with the reason at slot A stage %u: %s",
 		      vfit_boot_why_to_string(halts[i].why), halts[i].stage, trace());
-		CHECK(find(VFIT_EV_REASONS, 0) && rep.why == VFIT_WHY_NO_FIT &&
-		      !rep.kernel.present && !find(VFIT_EV_START, 0),
-		      "%s: nothing started", vfit_boot_why_to_string(halts[i].why));
+		/* A boot record that cannot be written stops at once, recovery untried. */
+		if (halts[i].s == S_TRIAL)
+			CHECK(!find(VFIT_EV_REASONS, 0) && rep.why == VFIT_WHY_TRIAL_UNCOUNTED &&
+			      !find(VFIT_EV_NO_SLOT, 0) && !rep.kernel.present &&
+			      !find(VFIT_EV_START, 0), "trial not counted: halted at once");
+		else
+			CHECK(find(VFIT_EV_REASONS, 0) && rep.why == VFIT_WHY_NO_FIT &&
+			      !rep.kernel.present && !find(VFIT_EV_START, 0),
+			      "%s: nothing started", vfit_boot_why_to_string(halts[i].why));
 		if (halts[i].s == S_ENTRY)
 			CHECK(ev && ev->value == 0x88007000u && ev->addr == 0x80080000u &&
 			      ev->size == KSIZE && !strcmp(ev->name, "kernel"),
@@ -749,6 +762,105 @@ static void test_mark_good(struct dev *d)
 	}
 	CHECK(mark_good(d) == VFIT_BOOT_REFUSED && rep.why == VFIT_WHY_CHAIN_CHANGED &&
 	      *dev_ctr(d, "kernel") == 0, "chain changed since the boot: %s", trace());
+	dev_free(d);
+}
+
+static enum vfit_boot_result request(struct dev *d, uint32_t seq, uint8_t confirm,
+				     uint8_t install)
+{
+	struct vfit_boot_ops o = dev_ops(d, false);
+	struct vfit_boot_request rq = { seq, confirm, install };
+
+	dev_layout(&layout, &region, ram);
+	vfit_boot_report_init(&rep, events, sizeof(events) / sizeof(events[0]));
+	return vfit_boot_apply_request(&o, &layout, &scratch, &rep, &rq);
+}
+
+/* The state as the device holds it. */
+static struct vfit_boot_state state_of(const struct dev *d)
+{
+	struct vfit_boot_state st;
+
+	vfit_boot_state_default(&st);
+	CHECK(d->state.p && !vfit_boot_state_decode(d->state.p, d->state.n, &st), "state readable");
+	return st;
+}
+
+/*
+ * The trust state's second pass (issue 30): a disk whose two slots failed
+ * once boots normally again once put right; the OS's request, acted on
+ * only at the state it was made at, offers an installed slot whatever the
+ * other slot's state and confirms recovery's own counter; a boot record
+ * that cannot be written stops a good slot too; a chain that places its
+ * kernel elsewhere is another chain.
+ */
+static void test_second_pass(struct dev *d)
+{
+	struct blob bad = { 0 }, moved = fit("k-load2.fit");
+	struct vfit_boot_state st;
+	unsigned int s;
+
+	dev_factory(d);
+	for (s = 0; s < VFIT_BOOT_SLOTS; s++)
+		d->stage[s][1].p[d->stage[s][1].n / 2] ^= 1;
+	CHECK(boot(d) == VFIT_BOOT_RECOVERY, "both slots fail: recovery: %s", trace());
+	st = state_of(d);
+	CHECK(st.status[0] == VFIT_SLOT_BAD && st.failed[0] && st.status[1] == VFIT_SLOT_BAD &&
+	      st.failed[1] && st.booted == VFIT_CHAIN_RECOVERY, "both bad for verification, "
+	      "recovery recorded");
+	blob_set(&bad, d->stage[1][1].p, d->stage[1][1].n);
+	for (s = 0; s < VFIT_BOOT_SLOTS; s++)
+		d->stage[s][1].p[d->stage[s][1].n / 2] ^= 1;
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 0 && count(VFIT_EV_RETRY) == 1,
+	      "the disk put right boots normally: %s", trace());
+	st = state_of(d);
+	CHECK(st.status[0] == VFIT_SLOT_GOOD && !st.failed[0] && st.booted == 0, "slot A good again");
+
+	/* Recovery confirms its own image: its counter moves to its index. */
+	dev_factory(d);
+	blob_set(&d->stage[0][1], bad.p, bad.n);
+	blob_set(&d->stage[1][1], bad.p, bad.n);
+	CHECK(boot(d) == VFIT_BOOT_RECOVERY, "recovery");
+	st = state_of(d);
+	CHECK(request(d, st.seq + 1, VFIT_CHAIN_RECOVERY, VFIT_BOOT_NONE) == VFIT_BOOT_REFUSED &&
+	      rep.why == VFIT_WHY_REQUEST_STALE && *dev_ctr(d, "recovery") == 0,
+	      "a request made at another state is refused");
+	CHECK(request(d, st.seq, 0, VFIT_BOOT_NONE) == VFIT_BOOT_REFUSED &&
+	      rep.why == VFIT_WHY_REQUEST_MALFORMED, "confirming a chain that did not boot last");
+	CHECK(request(d, st.seq, VFIT_CHAIN_RECOVERY, VFIT_BOOT_NONE) == VFIT_BOOT_DONE &&
+	      *dev_ctr(d, "recovery") == 1 && find(VFIT_EV_CONFIRMED, 0) &&
+	      find(VFIT_EV_CONFIRMED, 0)->chain == VFIT_CHAIN_RECOVERY,
+	      "recovery confirmed: counter 'recovery' 0 -> 1: %s", trace());
+	/* Recovery's OS installed slot B: offered though slot A is bad. */
+	blob_set(&d->stage[1][1], moved.p, moved.n);
+	st = state_of(d);
+	CHECK(request(d, st.seq, VFIT_BOOT_NONE, 1) == VFIT_BOOT_DONE && find(VFIT_EV_OFFERED, 0),
+	      "an installed slot is offered with no good slot: %s", trace());
+	st = state_of(d);
+	CHECK(st.status[1] == VFIT_SLOT_TRYING && st.tries[1] == VFIT_BOOT_TRIES && st.active == 1,
+	      "slot B on trial, first");
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 1 && find(VFIT_EV_TRIAL, 0),
+	      "slot B's trial boots: %s", trace());
+	st = state_of(d);
+	CHECK(request(d, st.seq, 1, VFIT_BOOT_NONE) == VFIT_BOOT_DONE &&
+	      state_of(d).status[1] == VFIT_SLOT_GOOD && *dev_ctr(d, "kernel") == 1,
+	      "and the OS confirms it");
+
+	/* A good slot whose boot record cannot be written does not run. */
+	dev_factory(d);
+	d->state_broken = true;
+	CHECK(boot(d) == VFIT_BOOT_HALT && rep.why == VFIT_WHY_STATE_WRITE && !find(VFIT_EV_START, 0) &&
+	      !find(VFIT_EV_NO_SLOT, 0) && !rep.kernel.present,
+	      "good slot, record not written: halted: %s", trace());
+	d->state_broken = false;
+
+	/* The same kernel, signed to load elsewhere: not the chain that booted. */
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 0, "boot slot A");
+	blob_set(&d->stage[0][1], moved.p, moved.n);
+	CHECK(mark_good(d) == VFIT_BOOT_REFUSED && rep.why == VFIT_WHY_CHAIN_CHANGED &&
+	      *dev_ctr(d, "kernel") == 0, "another load address is another chain: %s", trace());
+	free(moved.p);
+	blob_set(&bad, NULL, 0);
 	dev_free(d);
 }
 
@@ -1059,6 +1171,7 @@ int main(void)
 		test_fallback(d);
 		test_halts(d);
 		test_mark_good(d);
+		test_second_pass(d);
 		test_update(d);
 		test_user_chain(d);
 		test_unsigned(d);

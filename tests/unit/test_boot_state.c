@@ -6,7 +6,8 @@
  * the magic, the version, each reserved byte, each field out of range,
  * and the checksum's last byte.  A refused blob leaves the state as it
  * was; a good one decodes to its fields.  Layout (lib/boot/boot_state.c,
- * version 2): flags to byte 32, the chain digest to SUM, its SHA-256 after.
+ * version 3): flags to byte 32 (failed flags at 18, 19), the chain digest to
+ * SUM, its SHA-256 after.
  */
 #include <string.h>
 
@@ -30,7 +31,7 @@ static void good(uint8_t *b)
 {
 	memset(b, 0, SIZE + 16);
 	memcpy(b, "VFBS", 4);
-	b[7] = 2;
+	b[7] = 3;
 	memset(b + 32, 0xa5, SUM - 32);
 	b[11] = 7;
 	b[12] = 1;
@@ -69,17 +70,30 @@ int main(void)
 	CHECK(one(0, 'V', SIZE - 1) == VFIT_STATE_SIZE, "one byte short");
 	CHECK(one(0, 'V', SIZE + 1) == VFIT_STATE_SIZE, "one byte long");
 	CHECK(one(3, 'X', SIZE) == VFIT_STATE_MAGIC, "magic");
-	CHECK(one(7, 3, SIZE) == VFIT_STATE_VERSION, "version 3");
+	CHECK(one(7, 4, SIZE) == VFIT_STATE_VERSION, "version 4");
+	CHECK(one(7, 2, SIZE) == VFIT_STATE_VERSION, "version 2 (no failed flags)");
 	CHECK(one(7, 1, SIZE) == VFIT_STATE_VERSION, "version 1 (no chain digest)");
 	CHECK(one(4, 1, SIZE) == VFIT_STATE_VERSION, "version's high byte");
 	CHECK(one(SIZE - 1, b[SIZE - 1] ^ 1, SIZE) == VFIT_STATE_CHECKSUM,
 	      "the checksum's last byte");
 	CHECK(one(SUM - 1, 0x5a, SIZE) == VFIT_STATE_OK, "the chain digest is data, covered");
-	for (i = 18; i < 32; i++)
+	for (i = 20; i < 32; i++)
 		CHECK(one(i, 1, SIZE) == VFIT_STATE_FIELD, "reserved byte %u set", i);
 	CHECK(one(12, 2, SIZE) == VFIT_STATE_FIELD, "active slot 2");
-	CHECK(one(13, 2, SIZE) == VFIT_STATE_FIELD, "booted slot 2");
+	CHECK(one(13, 3, SIZE) == VFIT_STATE_FIELD, "booted chain 3");
+	CHECK(one(13, VFIT_CHAIN_RECOVERY, SIZE) == VFIT_STATE_OK, "booted: recovery");
 	CHECK(one(13, VFIT_BOOT_NONE, SIZE) == VFIT_STATE_OK, "booted: none");
+	/* A failed flag only on a bad slot, and only 0 or 1. */
+	CHECK(one(18, 1, SIZE) == VFIT_STATE_FIELD, "slot A good but failed");
+	CHECK(one(19, 2, SIZE) == VFIT_STATE_FIELD, "failed flag 2");
+	{
+		good(b);
+		b[15] = VFIT_SLOT_BAD;
+		b[19] = 1;
+		seal(b);
+		CHECK(vfit_boot_state_decode(b, SIZE, &s) == VFIT_STATE_OK && s.failed[1] == 1 &&
+		      s.failed[0] == 0, "slot B bad, failed verification");
+	}
 	CHECK(one(14, 0, SIZE) == VFIT_STATE_FIELD, "slot A status 0");
 	CHECK(one(15, VFIT_SLOT_BAD + 1, SIZE) == VFIT_STATE_FIELD, "slot B status past bad");
 	CHECK(one(15, VFIT_SLOT_BAD, SIZE) == VFIT_STATE_OK, "slot B bad");

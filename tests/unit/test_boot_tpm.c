@@ -7,14 +7,18 @@
  * missing, wrong attributes, wrong size, bad contents, hierarchy already
  * disabled, banks) and through a relay that breaks the real transport for
  * the rest (no TPM, timeout, a malformed answer, an extend or a hierarchy
- * control that fails); the trust state's life (fresh, written, kept over a
- * power cycle, counters only upwards); and what the OS can do after
- * vfit_trust_lock(): nothing to the index.
+ * control that fails); the trust state's life (fresh, staged, committed in
+ * one NV_Write, kept over a power cycle, counters only upwards and never
+ * more than the index holds); what the OS can do after vfit_trust_lock():
+ * nothing to the trust index, only ask through the request index with
+ * owner authorization, which the next power-on reads as hostile input.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <libfdt.h>
 
 #include "vfit/boot_tpm.h"
 #include "vfit-host/tpm_sock.h"
@@ -108,6 +112,17 @@ static void undefine(struct vfit_tpm *tpm)
 	REQUIRE(!vfit_tpm_nv_undefine_space(tpm, &platform, VFIT_TRUST_INDEX), "undefine");
 }
 
+/* The request index as the factory defines it (auth: who defines it, attrs). */
+static void define_req(struct vfit_tpm *tpm, const struct vfit_tpm_auth *auth, uint32_t attrs)
+{
+	struct vfit_tpm_nv_public p = { .index = VFIT_TRUST_REQ_INDEX,
+					.name_alg = VFIT_TPM_ALG_SHA256, .attributes = attrs,
+					.data_size = VFIT_TRUST_REQ_SIZE };
+
+	REQUIRE(!vfit_tpm_nv_define_space(tpm, auth, NULL, 0, &p), "define the request index: %s",
+		vfit_tpm_rc_to_string(tpm->rc));
+}
+
 /* The index's layout (vfit/boot_tpm.h). */
 #define OFF_CTR (8 + VFIT_BOOT_STATE_SIZE)
 #define CTR_ENTRY (VFIT_BOOT_COUNTER_NAME + 8)
@@ -140,7 +155,16 @@ static void test_content(struct vfit_tpm *tpm)
 
 	define(tpm, VFIT_TRUST_ATTRS, VFIT_TRUST_SIZE);
 	good_content(nv);
-	why_is(open_with(tpm, nv), VFIT_WHY_NONE, "the layout written by hand", "");
+	why_is(open_with(tpm, nv), VFIT_WHY_REQ_MISSING, "no request index",
+	       "request NV index missing");
+	/* An owner-defined look-alike of the request index (the OS could make one). */
+	define_req(tpm, &owner, VFIT_TPMA_NV_OWNERWRITE | VFIT_TPMA_NV_OWNERREAD |
+		   VFIT_TPMA_NV_AUTHREAD | VFIT_TPMA_NV_NO_DA | VFIT_TPMA_NV_WRITEALL);
+	why_is(open_(tpm), VFIT_WHY_REQ_ATTRIBUTES, "owner-defined request index",
+	       "request NV index has wrong attributes");
+	REQUIRE(!vfit_tpm_nv_undefine_space(tpm, &owner, VFIT_TRUST_REQ_INDEX), "undefine");
+	define_req(tpm, &platform, VFIT_TRUST_REQ_ATTRS);
+	why_is(open_(tpm), VFIT_WHY_NONE, "the layout written by hand", "");
 	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 5, "...is read: kernel %llu",
 	      (unsigned long long)v);
 	for (i = 0; i < 7; i++) {
@@ -164,6 +188,7 @@ static void test_content(struct vfit_tpm *tpm)
 		       "trust-state NV index content invalid");
 	}
 	undefine(tpm);
+	REQUIRE(!vfit_tpm_nv_undefine_space(tpm, &platform, VFIT_TRUST_REQ_INDEX), "undefine");
 }
 /* A power cycle through swtpm's control channel (what a reset does). */
 static void reset(struct vfit_tpm_sock *s)
@@ -238,8 +263,23 @@ static void test_life(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	memset(st, 0xa7, sizeof(st));
 	CHECK(vfit_trust_state_write(&trust, st, sizeof(st) - 1) == VFIT_IO_TOO_BIG,
 	      "a state blob of another size refused");
-	CHECK(!vfit_trust_state_write(&trust, st, sizeof(st)), "state written");
-	CHECK(!vfit_trust_counter_advance(&trust, "kernel", 5), "counter to 5");
+	CHECK(!vfit_trust_state_write(&trust, st, sizeof(st)), "state staged");
+	CHECK(!vfit_trust_counter_advance(&trust, "kernel", 5), "counter to 5, staged");
+	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 5, "the flow reads it staged");
+	CHECK(!vfit_trust_commit(&trust, false) && !vfit_trust_counter_read(&trust, "kernel", &v) &&
+	      v == 0 && vfit_trust_state_read(&trust, back, sizeof(back), &len) == VFIT_IO_ABSENT,
+	      "dropped: state and counter as before");
+	CHECK(!vfit_trust_state_write(&trust, st, sizeof(st)) &&
+	      !vfit_trust_counter_advance(&trust, "kernel", 5), "staged again");
+	{
+		uint32_t before = tpm->commands;
+
+		CHECK(!vfit_trust_commit(&trust, true) && tpm->commands == before + 1,
+		      "state and counter committed in one NV_Write (%u commands)",
+		      tpm->commands - before);
+		CHECK(!vfit_trust_commit(&trust, true) && tpm->commands == before + 1,
+		      "nothing staged: no command");
+	}
 	CHECK(vfit_trust_counter_advance(&trust, "kernel", 4) == VFIT_IO_ERROR,
 	      "never downwards (firmware-enforced)");
 	/* Names the flow never passes, with free entries left: refused here too. */
@@ -250,8 +290,12 @@ static void test_life(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 		snprintf(name, sizeof(name), "c%u", i);
 		CHECK(!vfit_trust_counter_advance(&trust, name, i), "counter %s", name);
 	}
-	CHECK(vfit_trust_counter_advance(&trust, "one-too-many", 1) == VFIT_IO_ERROR,
-	      "%u counters at most", VFIT_TRUST_COUNTERS);
+	CHECK(!vfit_trust_commit(&trust, true), "committed");
+	CHECK(vfit_trust_counter_advance(&trust, "one-too-many", 1) == VFIT_IO_TOO_BIG &&
+	      !trust.staged && !memcmp(trust.nv, trust.held, sizeof(trust.nv)),
+	      "%u counters at most: the next name refused, nothing staged", VFIT_TRUST_COUNTERS);
+	CHECK(!vfit_trust_counter_advance(&trust, "c7", 8) && !vfit_trust_commit(&trust, true),
+	      "a known counter still moves");
 
 	reset(s);
 	why_is(open_(tpm), VFIT_WHY_NONE, "written index opens after a reset", "");
@@ -260,7 +304,7 @@ static void test_life(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	      !memcmp(back, st, sizeof(st)), "state kept");
 	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 5, "counter kept: %llu",
 	      (unsigned long long)v);
-	CHECK(!vfit_trust_counter_read(&trust, "c7", &v) && v == 7, "last counter kept");
+	CHECK(!vfit_trust_counter_read(&trust, "c7", &v) && v == 8, "last counter kept");
 }
 
 /* After the stage's last step: the OS holds the TPM. */
@@ -279,13 +323,96 @@ static void test_lock(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	      "OS: owner cannot undefine it (%s)", vfit_tpm_rc_to_string(tpm->rc));
 	CHECK(vfit_tpm_nv_undefine_space(tpm, &platform, VFIT_TRUST_INDEX) == VFIT_TPM_ERR_RC,
 	      "OS: nor with platform authorization (%s)", vfit_tpm_rc_to_string(tpm->rc));
-	CHECK(vfit_trust_state_write(&trust, st, sizeof(st)) == VFIT_IO_ERROR &&
-	      !strcmp(trust.what, "NV_Write"), "the stage's own write after the lock fails");
+	CHECK(!vfit_trust_state_write(&trust, st, sizeof(st)) &&
+	      vfit_trust_commit(&trust, true) == VFIT_IO_ERROR && !strcmp(trust.what, "NV_Write") &&
+	      !trust.staged, "the stage's own write after the lock fails, and is dropped");
 	/* A stage that finds the hierarchy already disabled (no reset since) stops. */
 	why_is(open_(tpm), VFIT_WHY_TPM_LOCK, "already disabled", "platform hierarchy not disabled");
 	reset(s);
 	why_is(open_(tpm), VFIT_WHY_NONE, "reset: the firmware holds it again", "");
 	CHECK(!vfit_trust_counter_read(&trust, "kernel", &v) && v == 5, "untouched: counter 5");
+}
+
+/*
+ * After the hand-over the OS asks through the request index with owner
+ * authorization (never with the platform's); the next power-on reads the
+ * request, merged at one state, or a malformed one, and clears it.
+ */
+static void test_requests(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
+{
+	static struct vfit_trust os;
+	static const struct vfit_boot_ops no_flow = { .plat = &trust };
+	static struct vfit_boot_scratch sc;
+	static struct vfit_boot_report rp;
+	struct vfit_boot_request rq = { 41, 1, VFIT_BOOT_NONE };
+	uint8_t junk[VFIT_TRUST_REQ_SIZE];
+	uint64_t v = 0;
+
+	vfit_boot_report_init(&rp, NULL, 0);
+	why_is(open_(tpm), VFIT_WHY_NONE, "power-on", "");
+	CHECK(trust.req_state == VFIT_TRUST_REQ_NONE, "no request yet");
+	why_is(vfit_trust_lock(&trust), VFIT_WHY_NONE, "hand-over", "");
+	why_is(vfit_trust_attach(&os, tpm), VFIT_WHY_NONE, "the OS reads the trust state", "");
+	CHECK(!vfit_trust_counter_read(&os, "kernel", &v) && v == 5, "the OS sees counter 5");
+	memset(junk, 0x11, sizeof(junk));
+	CHECK(vfit_tpm_nv_write(tpm, &platform, VFIT_TRUST_REQ_INDEX, 0, junk, sizeof(junk)) ==
+	      VFIT_TPM_ERR_RC && vfit_tpm_rc_base(tpm->rc) == VFIT_TPM_RC_HIERARCHY,
+	      "no platform authorization for the OS: %s", vfit_tpm_rc_to_string(tpm->rc));
+	why_is(vfit_trust_ask(&os, &rq, NULL, 0), VFIT_WHY_NONE, "the OS confirms (owner)", "");
+	rq.confirm = VFIT_BOOT_NONE;
+	rq.install = 0;
+	why_is(vfit_trust_ask(&os, &rq, NULL, 0), VFIT_WHY_NONE, "and installs at that state", "");
+	reset(s);
+	why_is(open_(tpm), VFIT_WHY_NONE, "next power-on", "");
+	CHECK(trust.req_state == VFIT_TRUST_REQ_VALID && trust.req.seq == 41 &&
+	      trust.req.confirm == 1 && trust.req.install == 0, "one request: confirm B, try A");
+	why_is(vfit_trust_serve(&trust, &no_flow, NULL, &sc, &rp), VFIT_WHY_NONE, "served", "");
+	reset(s);
+	why_is(open_(tpm), VFIT_WHY_NONE, "power-on", "");
+	CHECK(trust.req_state == VFIT_TRUST_REQ_NONE, "the request was cleared");
+	/* Whatever the OS writes there is hostile input: read, refused, cleared. */
+	why_is(vfit_trust_lock(&trust), VFIT_WHY_NONE, "hand-over", "");
+	CHECK(!vfit_tpm_nv_write(tpm, &owner, VFIT_TRUST_REQ_INDEX, 0, junk, sizeof(junk)),
+	      "the OS writes garbage");
+	reset(s);
+	why_is(open_(tpm), VFIT_WHY_NONE, "power-on with garbage requested", "");
+	CHECK(trust.req_state == VFIT_TRUST_REQ_MALFORMED, "malformed");
+	memcpy(junk, "VFRQ\0\0\0\1\0\0\0\0\3\xff", 14);
+	memset(junk + 14, 0, sizeof(junk) - 14);
+	CHECK(!vfit_tpm_nv_write(tpm, &platform, VFIT_TRUST_REQ_INDEX, 0, junk, sizeof(junk)) &&
+	      !open_(tpm) && trust.req_state == VFIT_TRUST_REQ_MALFORMED, "chain 3 refused");
+	junk[12] = 2;
+	junk[31] = 1;
+	CHECK(!vfit_tpm_nv_write(tpm, &platform, VFIT_TRUST_REQ_INDEX, 0, junk, sizeof(junk)) &&
+	      !open_(tpm) && trust.req_state == VFIT_TRUST_REQ_MALFORMED, "padding refused");
+	junk[31] = 0;
+	CHECK(!vfit_tpm_nv_write(tpm, &platform, VFIT_TRUST_REQ_INDEX, 0, junk, sizeof(junk)) &&
+	      !open_(tpm) && trust.req_state == VFIT_TRUST_REQ_VALID &&
+	      trust.req.confirm == VFIT_CHAIN_RECOVERY, "recovery confirmed: valid");
+	why_is(vfit_trust_serve(&trust, &no_flow, NULL, &sc, &rp), VFIT_WHY_NONE, "cleared", "");
+	reset(s);
+}
+
+/* The ROM, not the platform, says whether the trust state must be in a TPM. */
+static void test_required(void)
+{
+	uint8_t dtb[256];
+	bool req = true;
+	int node;
+
+	REQUIRE(!fdt_create_empty_tree(dtb, sizeof(dtb)), "dtb");
+	why_is(vfit_trust_required(dtb, &req), VFIT_WHY_NONE, "no /config", "");
+	CHECK(!req, "not required");
+	node = fdt_add_subnode(dtb, 0, "config");
+	REQUIRE(node >= 0 && !fdt_setprop_string(dtb, node, "vfit,tpm", "required"), "property");
+	why_is(vfit_trust_required(dtb, &req), VFIT_WHY_NONE, "required", "");
+	CHECK(req, "required");
+	REQUIRE(!fdt_setprop_string(dtb, node, "vfit,tpm", "optional"), "property");
+	why_is(vfit_trust_required(dtb, &req), VFIT_WHY_ROM_TPM, "optional",
+	       "the ROM's TPM requirement is malformed");
+	REQUIRE(!fdt_setprop(dtb, node, "vfit,tpm", "required", 8), "property");
+	why_is(vfit_trust_required(dtb, &req), VFIT_WHY_ROM_TPM, "no NUL",
+	       "the ROM's TPM requirement is malformed");
 }
 
 static void test_faults(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
@@ -361,7 +488,9 @@ int main(void)
 	test_index(&t, &s);
 	test_life(&t, &s);
 	test_lock(&t, &s);
+	test_requests(&t, &s);
 	test_faults(&t, &s);
+	test_required();
 	vfit_tpm_sock_close(&s);
 	return check_done();
 }

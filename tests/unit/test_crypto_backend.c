@@ -3,11 +3,15 @@
  * The crypto backend seam (include/vfit/crypto.h): a second backend, over
  * OpenSSL 3 EVP, swapped in for whole vfit_verify_with() runs on the fuzz
  * seeds (FITs signed by Debian's mkimage: RSA PKCS#1 v1.5 and PSS, ECDSA
- * P-256 and P-384, image signatures).  Its counters show that every hash
- * and every signature check went through it, and a backend that refuses
- * every signature shows that the verdict is the backend's.  The shipped
- * backends (portable, CPU SHA) verify the same FITs.
+ * P-256 and P-384, image signatures).  Two instances of it share every op
+ * and differ only in their state, which each op reaches through the table
+ * it is called with (crypto.h): their own counters, which show that every
+ * hash and every signature check went through the one passed and none
+ * through the other, and a switch that refuses every signature, which
+ * shows that the verdict is the backend's.  The shipped backends
+ * (portable, CPU SHA) verify the same FITs.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +30,25 @@
 
 #define CORPUS "tests/fuzz/corpus/fuzz_verify/"
 
-/* What went through the EVP backend. */
-static struct {
+/* What went through one EVP backend. */
+struct counts {
 	unsigned int inits, finals, sigs;
 	size_t bytes;
-} n;
+};
+
+/* The table first, then the state its ops find through it. */
+struct evp_backend {
+	struct vfit_crypto ops;
+	struct counts *n;
+	bool deny;              /* refuse every signature */
+};
+
+static struct counts n_evp, n_deny;
+
+static const struct evp_backend *backend(const struct vfit_crypto *self)
+{
+	return (const struct evp_backend *)self;
+}
 
 static const EVP_MD *evp_md(enum vfit_hash h)
 {
@@ -46,14 +64,15 @@ static const EVP_MD *evp_md(enum vfit_hash h)
 }
 
 /* EVP for what OpenSSL hashes; the CRCs through the portable code, still counted. */
-static enum vfit_result evp_init(struct vfit_hash_ctx *c, enum vfit_hash algo)
+static enum vfit_result evp_init(const struct vfit_crypto *self, struct vfit_hash_ctx *c,
+				 enum vfit_hash algo)
 {
 	const EVP_MD *md = evp_md(algo);
 	EVP_MD_CTX *x;
 
-	n.inits++;
+	backend(self)->n->inits++;
 	if (!md)
-		return vfit_hash_init_portable(c, algo);
+		return vfit_hash_init_impl(c, algo, VFIT_IMPL_PORTABLE);
 	x = EVP_MD_CTX_new();
 	if (!x || !EVP_DigestInit_ex(x, md, NULL)) {
 		EVP_MD_CTX_free(x);
@@ -64,18 +83,19 @@ static enum vfit_result evp_init(struct vfit_hash_ctx *c, enum vfit_hash algo)
 	return VFIT_OK;
 }
 
-static void evp_update(struct vfit_hash_ctx *c, const void *p, size_t len)
+static void evp_update(const struct vfit_crypto *self, struct vfit_hash_ctx *c, const void *p,
+		       size_t len)
 {
-	n.bytes += len;
+	backend(self)->n->bytes += len;
 	if (!evp_md(c->algo))
 		vfit_hash_update(c, p, len);
 	else
 		REQUIRE(EVP_DigestUpdate(c->u.backend, p, len), "EVP_DigestUpdate");
 }
 
-static void evp_final(struct vfit_hash_ctx *c, uint8_t *out)
+static void evp_final(const struct vfit_crypto *self, struct vfit_hash_ctx *c, uint8_t *out)
 {
-	n.finals++;
+	backend(self)->n->finals++;
 	if (!evp_md(c->algo)) {
 		vfit_hash_final(c, out);
 		return;
@@ -139,16 +159,20 @@ static size_t ecdsa_der(const uint8_t *sig, size_t len, uint8_t *der)
 	return (size_t)dl;
 }
 
-static enum vfit_result evp_verify(const struct vfit_pubkey *key, enum vfit_hash h,
-				   enum vfit_padding pad, const uint8_t *digest,
+static enum vfit_result evp_verify(const struct vfit_crypto *self, const struct vfit_pubkey *key,
+				   enum vfit_hash h, enum vfit_padding pad, const uint8_t *digest,
 				   const uint8_t *sig, size_t sig_len)
 {
-	EVP_PKEY *pk = evp_key(key);
-	EVP_PKEY_CTX *vc = EVP_PKEY_CTX_new(pk, NULL);
+	EVP_PKEY *pk;
+	EVP_PKEY_CTX *vc;
 	uint8_t der[2 * VFIT_ECDSA_MAX_BYTES + 16];
 	int ok;
 
-	n.sigs++;
+	backend(self)->n->sigs++;
+	if (backend(self)->deny)
+		return VFIT_ERR_SIGNATURE;
+	pk = evp_key(key);
+	vc = EVP_PKEY_CTX_new(pk, NULL);
 	REQUIRE(vc && EVP_PKEY_verify_init(vc) > 0 &&
 		EVP_PKEY_CTX_set_signature_md(vc, evp_md(h)) > 0, "verify context");
 	if (key->algo->kind == VFIT_SIG_RSA) {
@@ -168,19 +192,13 @@ static enum vfit_result evp_verify(const struct vfit_pubkey *key, enum vfit_hash
 	return ok == 1 ? VFIT_OK : VFIT_ERR_SIGNATURE;
 }
 
-static const struct vfit_crypto evp = { evp_init, evp_update, evp_final, evp_verify };
-
-/* The EVP hashes with a signature check that refuses everything. */
-static enum vfit_result deny(const struct vfit_pubkey *key, enum vfit_hash h,
-			     enum vfit_padding pad, const uint8_t *digest, const uint8_t *sig,
-			     size_t sig_len)
-{
-	(void)key, (void)h, (void)pad, (void)digest, (void)sig, (void)sig_len;
-	n.sigs++;
-	return VFIT_ERR_SIGNATURE;
-}
-
-static const struct vfit_crypto denying = { evp_init, evp_update, evp_final, deny };
+/* The same ops twice: only the state differs. */
+static const struct evp_backend evp = {
+	{ evp_init, evp_update, evp_final, evp_verify }, &n_evp, false
+};
+static const struct evp_backend denying = {
+	{ evp_init, evp_update, evp_final, evp_verify }, &n_deny, true
+};
 
 static struct vfit_verify_result res, ref;
 
@@ -202,8 +220,15 @@ static uint8_t *seed(const char *name, size_t *len, int *ctl)
 static enum vfit_result run(const struct vfit_crypto *cr, const uint8_t *fit, size_t len,
 			    int ctl)
 {
-	memset(&n, 0, sizeof(n));
+	memset(&n_evp, 0, sizeof(n_evp));
+	memset(&n_deny, 0, sizeof(n_deny));
 	return vfit_verify_with(cr, fit, len, fuzz_ctl[ctl].p, fuzz_ctl[ctl].len, NULL, 0, &res);
+}
+
+/* Whether nothing went through the backend counting into n. */
+static bool untouched(const struct counts *n)
+{
+	return !n->inits && !n->finals && !n->sigs && !n->bytes;
 }
 
 /* A whole run through EVP agrees with the default backend, and all of it went through EVP. */
@@ -218,8 +243,8 @@ static void same_verdict(const char *name)
 	want = vfit_verify(fit, len, fuzz_ctl[ctl].p, fuzz_ctl[ctl].len, NULL, 0, &ref);
 	CHECK(want == VFIT_OK, "%s: the default backend verifies it (%s)", name,
 	      vfit_result_to_string(want));
-	CHECK(run(&evp, fit, len, ctl) == VFIT_OK, "%s: the EVP backend verifies it (%s)", name,
-	      vfit_result_to_string(res.result));
+	CHECK(run(&evp.ops, fit, len, ctl) == VFIT_OK, "%s: the EVP backend verifies it (%s)",
+	      name, vfit_result_to_string(res.result));
 	CHECK(res.nimages == ref.nimages && res.nchecks == ref.nchecks,
 	      "%s: same images (%u) and checks (%u)", name, res.nimages, res.nchecks);
 	/* Each image once, however many properties name it. */
@@ -229,14 +254,19 @@ static void same_verdict(const char *name)
 		if (j == i)
 			payload += res.image[i].size;
 	}
-	CHECK(n.sigs >= 1 && n.inits >= 1 && n.inits == n.finals,
+	CHECK(n_evp.sigs >= 1 && n_evp.inits >= 1 && n_evp.inits == n_evp.finals,
 	      "%s: %u signature checks, %u hashes started and %u finished in the backend", name,
-	      n.sigs, n.inits, n.finals);
-	CHECK(n.bytes >= payload, "%s: %zu bytes hashed in the backend, payloads %zu", name,
-	      n.bytes, payload);
-	/* The verdict is the backend's: a backend refusing every signature fails the run. */
-	CHECK(run(&denying, fit, len, ctl) == VFIT_ERR_REQUIRED && n.sigs >= 1,
-	      "%s: a refusing backend's verdict stands (%s)", name,
+	      n_evp.sigs, n_evp.inits, n_evp.finals);
+	CHECK(n_evp.bytes >= payload, "%s: %zu bytes hashed in the backend, payloads %zu", name,
+	      n_evp.bytes, payload);
+	CHECK(untouched(&n_deny), "%s: nothing went through the other instance", name);
+	/*
+	 * The verdict is the backend's, decided by its state: the same ops
+	 * with the refusing switch set fail the run, and count into their own.
+	 */
+	CHECK(run(&denying.ops, fit, len, ctl) == VFIT_ERR_REQUIRED && n_deny.sigs >= 1 &&
+	      n_deny.inits == n_deny.finals && untouched(&n_evp),
+	      "%s: the refusing instance's verdict stands (%s), on its own counters", name,
 	      vfit_result_to_string(res.result));
 	CHECK(run(&vfit_crypto_portable, fit, len, ctl) == VFIT_OK,
 	      "%s: the portable backend verifies it", name);
@@ -259,8 +289,8 @@ static void tampered(void)
 	REQUIRE(vfit_verify(fit, len, fuzz_ctl[ctl].p, fuzz_ctl[ctl].len, NULL, 0, &ref) ==
 		VFIT_OK && ref.nimages && ref.image[0].size, "conf-sha256 verifies");
 	fit[ref.image[0].offset] ^= 1;
-	r = run(&evp, fit, len, ctl);
-	CHECK(r == VFIT_ERR_HASH && n.inits == n.finals,
+	r = run(&evp.ops, fit, len, ctl);
+	CHECK(r == VFIT_ERR_HASH && n_evp.inits == n_evp.finals,
 	      "tampered payload: EVP backend says %s, every hash finished",
 	      vfit_result_to_string(r));
 	CHECK(vfit_verify(fit, len, fuzz_ctl[ctl].p, fuzz_ctl[ctl].len, NULL, 0, &ref) == r,

@@ -310,7 +310,11 @@ static void confirms(void)
 	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE + 1, &out) == VFIT_DISK_BAD, "long");
 	c.slot = 2;
 	vfit_confirm_encode(&c, p);
-	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE, &out) == VFIT_DISK_BAD, "no slot 2");
+	CHECK(!vfit_confirm_decode(p, VFIT_CONFIRM_SIZE, &out) && out.slot == 2,
+	      "recovery (2) confirmed too");
+	c.slot = 3;
+	vfit_confirm_encode(&c, p);
+	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE, &out) == VFIT_DISK_BAD, "no chain 3");
 	p[0] = 0;
 	p[3] = 1;
 	CHECK(vfit_confirm_decode(p, VFIT_CONFIRM_SIZE, &out) == VFIT_DISK_BAD,

@@ -582,6 +582,7 @@ static void test_limits(void)
 {
 	struct vfit_diag d;
 	struct vfit_conf_refs refs;
+	enum vfit_result r;
 	void *c;
 	uint8_t *b;
 	size_t len;
@@ -595,8 +596,8 @@ static void test_limits(void)
 	d.limit = VFIT_LIMIT_NONE;
 	CHECK(vfit_control_check(c, 65536, &d) == VFIT_ERR_CONTROL && d.limit == VFIT_LIMIT_KEYS,
 	      "%d required keys refused (limit %d)", VFIT_MAX_KEYS + 1, (int)d.limit);
-	vfit_verify(ctl, 16384, c, 65536, NULL, 0, &res);
-	CHECK(res.result == VFIT_ERR_CONTROL && res.in_control,
+	r = vfit_verify(ctl, 16384, c, 65536, NULL, 0, &res);
+	CHECK(r == VFIT_ERR_CONTROL && res.in_control,
 	      "...and by vfit_verify, before any FIT is read: %s",
 	      vfit_result_to_string(res.result));
 	free(c);
@@ -612,13 +613,32 @@ static void test_limits(void)
 	CHECK(vfit_conf_refs(b, fdt_path_offset(b, "/configurations/conf-1"), &refs, &d) ==
 	      VFIT_ERR_LIMIT && d.limit == VFIT_LIMIT_CONF_REFS && refs.n == VFIT_MAX_CONF_REFS,
 	      "%d references refused", VFIT_MAX_CONF_REFS + 1);
-	vfit_verify(b, len, ctl, 16384, NULL, 0, &res);
-	CHECK(res.result == VFIT_ERR_LIMIT && res.err_limit == VFIT_LIMIT_CONF_REFS &&
+	r = vfit_verify(b, len, ctl, 16384, NULL, 0, &res);
+	CHECK(r == VFIT_ERR_LIMIT && res.err_limit == VFIT_LIMIT_CONF_REFS &&
 	      !strcmp(res.err_path, "/configurations/conf-1") && res.err_prop &&
 	      (!strcmp(res.err_prop, "loadables") || !strcmp(res.err_prop, "kernel")),
 	      "vfit_verify: limit at %s %s (%s)",
 	      res.err_path, res.err_prop ? res.err_prop : "", vfit_result_to_string(res.result));
 	free(b);
+}
+
+/* Every limit has its own name for logs; a value past the list is "unknown limit". */
+static void test_limit_names(void)
+{
+	const char *seen[VFIT_LIMIT_KEYS + 1];
+	unsigned int i, j;
+
+	for (i = 0; i <= VFIT_LIMIT_KEYS; i++) {
+		seen[i] = vfit_limit_to_string((enum vfit_limit)i);
+		for (j = 0; j < i && strcmp(seen[j], seen[i]); j++)
+			;
+		CHECK(j == i && strcmp(seen[i], "unknown limit"), "limit %u: its own name \"%s\"", i,
+		      seen[i]);
+	}
+	CHECK(strstr(vfit_limit_to_string(VFIT_LIMIT_CONF_REFS), "VFIT_MAX_CONF_REFS") != NULL,
+	      "a limit's name says its knob");
+	CHECK(!strcmp(vfit_limit_to_string((enum vfit_limit)(VFIT_LIMIT_KEYS + 1)), "unknown limit"),
+	      "past the last limit: \"unknown limit\"");
 }
 
 /* A control DTB with key "dev" (required for configurations). */
@@ -648,6 +668,7 @@ int main(void)
 	test_skip_walk();
 	test_hash_nodes();
 	test_limits();
+	test_limit_names();
 	EVP_PKEY_free(key);
 	free(ctl);
 	return check_done();

@@ -17,8 +17,9 @@
 #                               contents; that image itself keeps the state of its boots)
 #   boot NAME ARCH DISK WANT TAG [REGEX...]   one boot: exit WANT; TAG's marker
 #                               line (WANT 0) or no marker at all; each REGEX in the log;
-#                               $QEMU_EXTRA: more QEMU arguments; the console log is
-#                               copied into $QEMU_LOGS when set
+#                               $QEMU_EXTRA: more QEMU arguments; $STAGE: the stage
+#                               binary of build/qemu/ARCH (default stage.bin); the
+#                               console log is copied into $QEMU_LOGS when set
 #   lacks NAME FILE REGEX       FILE must not match REGEX
 #   flip FILE OFFSET            flips one bit of the byte at OFFSET
 MARKER="VFIT-QEMU-MARKER: userspace reached on"
@@ -97,7 +98,7 @@ boot() {
 	shift 5
 	arch_vars "$_arch"
 	# shellcheck disable=SC2086
-	QEMU_TIMEOUT=${QEMU_TIMEOUT:-90} "$ROOT/ports/qemu-virt/boot" "$_arch" "$Q/$_arch/stage.bin" \
+	QEMU_TIMEOUT=${QEMU_TIMEOUT:-90} "$ROOT/ports/qemu-virt/boot" "$_arch" "$Q/$_arch/${STAGE:-stage.bin}" \
 		"$_disk" "$MARKER" ${QEMU_EXTRA:-} >"$T/$_name.raw" 2>&1
 	_got=$?
 	# The console ends lines with CR LF.

@@ -4,7 +4,8 @@
 #   tpm_new DIR                 a fresh swtpm state in DIR with the sha256 bank
 #                               alone, provisioned as a factory does
 #                               (ports/qemu-virt/with-tpm, docs/trust-state.md)
-#   tpm_boot NAME ARCH DISK WANT TAG [REGEX...]   boot (qemu.sh) with swtpm on DIR=$TPM
+#   tpm_boot NAME ARCH DISK WANT TAG [REGEX...]   boot (qemu.sh) of stage-tpm.bin (the ROM
+#                               that requires a TPM) with swtpm on DIR=$TPM
 #   tpm_log NAME                $T/NAME.bin: the event log Linux printed (VFIT-LOG lines)
 #   pcr_of NAME N               the PCR Linux printed (VFIT-PCR), lower case
 #   extend_of HEX...            SHA-256 PCR value after extending zeros with each digest
@@ -28,8 +29,12 @@ tpm_boot() {
 		>"$TPM/swtpm.log" 2>&1 &
 	TPM_PID=$!
 	while kill -0 "$TPM_PID" 2>/dev/null && [ ! -S "$_sock" ]; do sleep 0.05; done
-	QEMU_EXTRA="-chardev socket,id=chrtpm,path=$_sock -tpmdev emulator,id=tpm0,chardev=chrtpm \
--device tpm-tis-device,tpmdev=tpm0" boot "$@"
+	_extra=${QEMU_EXTRA:-} _stage=${STAGE:-}
+	QEMU_EXTRA="$_extra -chardev socket,id=chrtpm,path=$_sock -tpmdev emulator,id=tpm0,chardev=chrtpm \
+-device tpm-tis-device,tpmdev=tpm0"
+	STAGE=${_stage:-stage-tpm.bin}
+	boot "$@"
+	QEMU_EXTRA=$_extra STAGE=$_stage
 	tpm_stop
 }
 
