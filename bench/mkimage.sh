@@ -6,7 +6,10 @@
 # with -K -r), same .its, key and SOURCE_DATE_EPOCH:
 #   create + sign (-f), re-sign in place (-F), create with external data (-E);
 #   the floor: `openssl dgst -sha256 -sign` of the kernel (one read, one
-#   hash, one RSA signature) then `cp` of it (one write).
+#   hash, one RSA signature) then `cp` of it (one write);
+# and two FITs of several payloads, created and signed: the kernel, the DTB
+# and a 16 MiB ramdisk (issue 29 item 12), and issue 34's 10 MB kernel
+# followed by a 50 MB ramdisk.
 # Medians of alternated runs, wall time and CPU time (user + system, dtc
 # and cp included: on a shared machine the wall time also counts waiting
 # for the CPU); peak RSS (largest process, dtc included) and page faults
@@ -36,6 +39,12 @@ cp nosig.dtb v.dtb
 cp nosig.dtb m.dtb
 "$VFIT" mkimage -q -f fit.its -k keys -E vext.fit > /dev/null
 "$MKIMAGE" -f fit.its -k keys -E mext.fit > /dev/null
+head -c $((16 * 1024 * 1024)) /dev/urandom > ramdisk.bin
+fit_its -d three -r ramdisk.bin -s '"fdt", "kernel", "ramdisk"' -c sha256,rsa2048:dev > three.its
+head -c 10000000 /dev/urandom > small.bin
+head -c 50000000 /dev/urandom > big.bin
+fit_its -d issue34 -k small.bin -f "" -r big.bin -s '"kernel", "ramdisk"' \
+	-c sha256,rsa2048:dev > i34.its
 
 # shellcheck disable=SC2034  # read by alternate() and peak()
 {
@@ -46,14 +55,20 @@ cmd_vf="$VFIT mkimage -q -F -k keys -K v.dtb -r v.fit"
 cmd_mf="$MKIMAGE -F -k keys -K m.dtb -r m.fit"
 cmd_ve="$VFIT mkimage -q -F -k keys -E vext.fit"
 cmd_me="$MKIMAGE -F -k keys -E mext.fit"
+cmd_v3="cp nosig.dtb v3.dtb && $VFIT mkimage -q -f three.its -k keys -K v3.dtb -r v3.fit"
+cmd_m3="cp nosig.dtb m3.dtb && $MKIMAGE -f three.its -k keys -K m3.dtb -r m3.fit"
+cmd_v34="$VFIT mkimage -q -f i34.its i34v.fit"
+cmd_m34="$MKIMAGE -f i34.its i34m.fit"
 }
-cat kernel.bin > /dev/null
+cat kernel.bin ramdisk.bin small.bin big.bin > /dev/null
 alternate_cpu "$RUNS" vc mc floor
 alternate_cpu "$RUNS" vf mf ve me
+alternate_cpu "$RUNS" v3 m3 v34 m34
 # Same job: the trees may differ only in signer-name/signer-version.
 dtc -I dtb -O dts m.fit 2>/dev/null | grep -v signer > m.dts
 dtc -I dtb -O dts v.fit 2>/dev/null | grep -v signer > v.dts
 cmp -s m.dts v.dts && same=yes || same=NO
+cmp -s i34v.fit i34m.fit || same=NO
 
 echo "$(machine); median of $RUNS alternated runs, files on $base"
 printf '  %-34s %9s %8s %8s %8s %12s\n' "$SIZE_MB MiB kernel" "wall ms" "CPU ms" "RSS MiB" \
@@ -71,6 +86,10 @@ line "vfit mkimage -F (re-sign)" vf mf
 line "Debian mkimage -F" mf
 line "vfit mkimage -F -E (external)" ve me
 line "Debian mkimage -F -E" me
+line "vfit -f kernel, DTB, 16 MiB ramdisk" v3 m3
+line "Debian mkimage -f, the same" m3
+line "vfit -f issue 34 (10 MB, then 50 MB)" v34 m34
+line "Debian mkimage -f, the same" m34
 vc=$(median vc) mc=$(median mc) fl=$(median floor)
 uvc=$(cpu vc) ufl=$(cpu floor)
 set -- $(peak vc)

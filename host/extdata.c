@@ -22,13 +22,27 @@
 #include "mkimage_int.h"
 
 /*
- * Where the payloads come from: the file itself (pread at their offsets,
- * straight into their place in the FIT) or, for a file that is not
- * regular, all of it read into memory first.
+ * The FIT file being updated (-F).  A regular file is read sparsely: the
+ * tree, but not the big `data` values of its images (skip[]), which stay
+ * in the file as payloads (host/fdtbuf.c) like its big external data; a
+ * file that is not regular (a pipe) is read whole into all.
  */
+#define SKIPS 64
+#define AHEAD (64u * 1024)
+
+struct skip {
+	int image;              /* index among the children of /images */
+	uint64_t at;            /* file offset of the value */
+	size_t len;
+};
+
 struct source {
+	const char *path;
 	int fd;
 	const char *all;
+	uint64_t len;           /* of the file */
+	struct skip skip[SKIPS];
+	int nskip;
 };
 
 static int fetch(const struct source *src, void *dst, size_t len, uint64_t off)
@@ -40,16 +54,100 @@ static int fetch(const struct source *src, void *dst, size_t len, uint64_t off)
 	return vfit_read_full(src->fd, dst, len, off);
 }
 
+/* The payload at file offset at, len bytes, as node's `data` left in the file. */
+static int keep(struct vfit_fdtbuf *out, int node, const struct source *src, uint64_t at,
+		size_t len, struct vfit_err *e)
+{
+	int fd = dup(src->fd);
+
+	if (fd < 0)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", src->path, strerror(errno));
+	return vfit_fdtbuf_payload(out, node, src->path, fd, at, len, e);
+}
+
+/* Image node k's external data (data-offset or data-position) as its `data`. */
+static int import_one(const char *name, const struct source *src, size_t base,
+		      struct vfit_fdtbuf *out, int node, struct vfit_err *e)
+{
+	int has_pos = fdt_getprop(out->buf, node, "data-position", NULL) != NULL;
+	uint32_t off = 0, size = 0;
+	uint64_t at;
+	void *dst;
+	int r;
+
+	vfit_fdt_u32(out->buf, node, has_pos ? "data-position" : "data-offset", &off);
+	vfit_fdt_u32(out->buf, node, "data-size", &size);
+	at = (has_pos ? 0 : base) + (uint64_t)off;
+	/*
+	 * `data` is added and the location properties removed, as U-Boot
+	 * HEAD does.  (mkimage 2023.01 kept data-offset and data-size next
+	 * to the new `data`; U-Boot reads data-offset first, so such a FIT
+	 * loads the wrong bytes.)
+	 */
+	if (!src->all && size >= VFIT_PAYLOAD_MIN) {
+		if (keep(out, node, src, at, size, e))
+			return -1;
+		r = 0;
+	} else {
+		r = vfit_fdtbuf_reserve(out, (size_t)size + 64);
+		r = r ? r : fdt_setprop_placeholder(out->buf, node, "data", (int)size, &dst);
+		if (!r && fetch(src, dst, size, at))
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", name,
+					    strerror(errno));
+	}
+	if (!r)
+		r = fdt_delprop(out->buf, node, has_pos ? "data-position" : "data-offset");
+	if (!r)
+		r = fdt_delprop(out->buf, node, "data-size");
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: cannot import data: %s", name,
+				    vfit_node_path(out->buf, node), fdt_strerror(r));
+	return 0;
+}
+
+/*
+ * In node order, each payload given its place as soon as it has one:
+ * later insertions move only what follows, never a payload.
+ */
+static int import_all(const char *name, const struct source *src, size_t base,
+		      struct vfit_fdtbuf *out, struct vfit_err *e)
+{
+	int images = fdt_path_offset(out->buf, "/images"), node, k = 0, i = 0, ext, len;
+
+	/* On a negative parent, fdt_first_subnode() would yield the root. */
+	if (images < 0)
+		return 0;
+	fdt_for_each_subnode(node, out->buf, images) {
+		ext = fdt_getprop(out->buf, node, "data-position", NULL) ||
+		      fdt_getprop(out->buf, node, "data-offset", NULL);
+		if (ext && import_one(name, src, base, out, node, e))
+			return -1;
+		/* An embedded value left unread (replaced if the image had external data too). */
+		if (i < src->nskip && src->skip[i].image == k && !ext) {
+			/* It must be the value libfdt finds, as it is. */
+			if (!fdt_getprop(out->buf, node, "data", &len) || (size_t)len != src->skip[i].len)
+				return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: malformed data", name,
+						    vfit_node_path(out->buf, node));
+			if (keep(out, node, src, src->skip[i].at, src->skip[i].len, e))
+				return -1;
+		}
+		if (i < src->nskip && src->skip[i].image == k)
+			i++;
+		k++;
+	}
+	return 0;
+}
+
 /* Sets *consumed once file belongs to out (or was freed); else the caller frees it. */
 static int import(const char *name, const struct source *src, char *file, size_t fdt_len,
-		  uint64_t file_len, struct vfit_fdtbuf *out, int *consumed, struct vfit_err *e)
+		  struct vfit_fdtbuf *out, int *imported, int *consumed, struct vfit_err *e)
 {
 	size_t base, need, cap;
 	int images, node, r;
 	uint32_t off, size = 0;
-	void *dst;
 	char *buf;
 
+	*imported = 0;
 	if (vfit_fdt_valid(name, file, fdt_len, e))
 		return -1;
 	base = ((size_t)fdt_totalsize(file) + 3) & ~(size_t)3;
@@ -67,95 +165,166 @@ static int import(const char *name, const struct source *src, char *file, size_t
 					    vfit_node_path(file, node));
 		/* Both are read as signed 32-bit values by U-Boot. */
 		if (off > INT32_MAX || size > INT32_MAX ||
-		    (has_pos ? 0 : base) + (uint64_t)off + size > file_len)
+		    (has_pos ? 0 : base) + (uint64_t)off + size > src->len)
 			return vfit_err_set(e, VFIT_EXIT_REJECT,
 					    "%s: %s: external data outside the file", name,
 					    vfit_node_path(file, node));
-		need += (size_t)size + 64;
+		/* Room for what is read in; a payload left in the file gets its own. */
+		need += (src->all || size < VFIT_PAYLOAD_MIN ? (size_t)size : 0) + 64;
+		*imported = 1;
 	}
-	if (need == fdt_totalsize(file)) {
+	if (!*imported) {
 		/* Nothing external: the file is the FDT. */
 		*consumed = 1;
-		return vfit_fdtbuf_adopt(out, file, fdt_len, fdt_len, name, e);
-	}
-	cap = need + 16384;
-	if (cap > INT32_MAX)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: FIT too large", name);
-	buf = malloc(cap);
-	if (!buf)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
-	vfit_hugepages(buf, cap);
-	r = fdt_open_into(file, buf, (int)cap);
-	if (r) {
-		free(buf);
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s", name, fdt_strerror(r));
-	}
-	out->buf = buf;
-	out->cap = cap;
-	out->head = 0;
-	/*
-	 * In node order, each payload read into its place as soon as it has
-	 * one: later insertions move only what follows, never a payload.
-	 */
-	images = fdt_path_offset(out->buf, "/images");
-	fdt_for_each_subnode(node, out->buf, images) {
-		int has_pos = !vfit_fdt_u32(out->buf, node, "data-position", &off);
-
-		if (!has_pos && vfit_fdt_u32(out->buf, node, "data-offset", &off))
-			continue;
-		vfit_fdt_u32(out->buf, node, "data-size", &size);
-		/*
-		 * `data` is added and the location properties removed, as U-Boot
-		 * HEAD does.  (mkimage 2023.01 kept data-offset and data-size
-		 * next to the new `data`; U-Boot reads data-offset first, so
-		 * such a FIT loads the wrong bytes.)
-		 */
-		r = fdt_setprop_placeholder(out->buf, node, "data", (int)size, &dst);
-		if (!r && fetch(src, dst, size, (has_pos ? 0 : base) + (uint64_t)off)) {
-			vfit_fdtbuf_free(out);
-			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", name, strerror(errno));
-		}
-		if (!r)
-			r = fdt_delprop(out->buf, node, has_pos ? "data-position" : "data-offset");
-		if (!r)
-			r = fdt_delprop(out->buf, node, "data-size");
+		r = vfit_fdtbuf_adopt(out, file, fdt_len, fdt_len, name, e);
+	} else {
+		cap = need + 16384;
+		if (cap > INT32_MAX)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: FIT too large", name);
+		buf = malloc(cap);
+		if (!buf)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+		r = fdt_open_into(file, buf, (int)cap);
 		if (r) {
-			vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: cannot import data: %s", name,
-				     vfit_node_path(out->buf, node), fdt_strerror(r));
-			vfit_fdtbuf_free(out);
-			return -1;
+			free(buf);
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s", name, fdt_strerror(r));
+		}
+		r = vfit_fdtbuf_adopt(out, buf, cap, cap, name, e);
+	}
+	if (!r && import_all(name, src, base, out, e)) {
+		vfit_fdtbuf_free(out);
+		r = -1;
+	}
+	return r;
+}
+
+/* The walk over the structure block of a file read sparsely. */
+struct walk {
+	struct source *src;
+	char *m;                /* the FDT's bytes, at their file offsets */
+	size_t n, filled;
+};
+
+/* Bytes [0, end) read (but for the values skipped), ahead in steps of AHEAD. */
+static int ensure(struct walk *w, size_t end)
+{
+	size_t to = end;
+
+	if (end <= w->filled)
+		return 0;
+	if (to < w->filled + AHEAD)
+		to = w->filled + AHEAD;
+	if (to > w->n)
+		to = w->n;
+	if (vfit_read_full(w->src->fd, w->m + w->filled, to - w->filled, w->filled))
+		return -1;
+	w->filled = to;
+	return end > w->n ? -1 : 0;
+}
+
+/*
+ * Walks the structure block at soff (size ssz) reading as it goes, the
+ * big `data` of each image skipped.  1: something unusual, read it all.
+ */
+static int walk_struct(struct walk *w, size_t soff, size_t ssz, size_t stroff, size_t strsz)
+{
+	size_t off = soff, end = soff + ssz, len, nameoff;
+	int depth = -1, in_images = 0, image = -1, seen = 0;
+	const char *name;
+	uint32_t tag;
+
+	if (end > w->n || stroff + strsz > w->n || stroff < end)
+		return 1;
+	while (off < end) {
+		if (ensure(w, off + 12))
+			return 1;
+		tag = fdt32_ld((const fdt32_t *)(w->m + off));
+		if (tag == FDT_BEGIN_NODE) {
+			name = w->m + off + 4;
+			for (len = 0; off + 4 + len < end; len++)
+				if (ensure(w, off + 4 + len + 1) || !name[len])
+					break;
+			if (off + 4 + len >= end || name[len])
+				return 1;
+			depth++;
+			if (depth == 1)
+				in_images = !strcmp(name, "images");
+			if (depth == 2 && in_images) {
+				image++;
+				seen = 0;
+			}
+			off += 4 + ((len + 4) & ~(size_t)3);
+		} else if (tag == FDT_PROP) {
+			len = fdt32_ld((const fdt32_t *)(w->m + off + 4));
+			nameoff = fdt32_ld((const fdt32_t *)(w->m + off + 8));
+			if (off + 12 > end || len > end - off - 12 || nameoff >= strsz)
+				return 1;
+			name = w->m + stroff + nameoff;
+			/* The first `data` of an image: the one libfdt finds. */
+			if (depth == 2 && in_images && !seen && strsz - nameoff >= 5 &&
+			    !memcmp(name, "data", 5) && (seen = 1) && len >= VFIT_PAYLOAD_MIN &&
+			    w->src->nskip < SKIPS) {
+				w->src->skip[w->src->nskip].image = image;
+				w->src->skip[w->src->nskip].at = off + 12;
+				w->src->skip[w->src->nskip++].len = len;
+				if (w->filled < off + 12 + len)
+					w->filled = off + 12 + len;
+			}
+			off += 12 + ((len + 3) & ~(size_t)3);
+		} else if (tag == FDT_END_NODE) {
+			depth--;
+			off += 4;
+		} else if (tag == FDT_NOP) {
+			off += 4;
+		} else {
+			return tag == FDT_END ? 0 : 1;
 		}
 	}
 	return 0;
 }
 
 /* The FDT part of a regular file: the first totalsize bytes (or all if fewer). */
-static int read_fdt(const char *path, int fd, uint64_t file_len, char **fdt, size_t *len,
-		    struct vfit_err *e)
+static int read_fdt(struct source *src, char **fdt, size_t *len, struct vfit_err *e)
 {
 	struct fdt_header h;
-	size_t n = (size_t)file_len;
+	struct walk w = { src, NULL, (size_t)src->len, 0 };
+	int r;
 
-	if (file_len > INT32_MAX)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB", path);
-	if (n >= sizeof(h) && !vfit_read_full(fd, &h, sizeof(h), 0) &&
-	    fdt_totalsize(&h) >= sizeof(h) && fdt_totalsize(&h) < n)
-		n = fdt_totalsize(&h);
-	*fdt = malloc(n + 1);
-	if (!*fdt)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
-	vfit_hugepages(*fdt, n);
-	if (vfit_read_full(fd, *fdt, n, 0)) {
-		free(*fdt);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", path, strerror(errno));
+	if (src->len > INT32_MAX)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB", src->path);
+	if (w.n >= sizeof(h) && !vfit_read_full(src->fd, &h, sizeof(h), 0) &&
+	    fdt_totalsize(&h) >= sizeof(h) && fdt_totalsize(&h) < w.n)
+		w.n = fdt_totalsize(&h);
+	w.m = malloc(w.n + 1);
+	if (!w.m)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", src->path);
+	/* The strings first: property names are looked up while walking. */
+	r = w.n < sizeof(h) ? 1 : vfit_read_full(src->fd, w.m, sizeof(h), 0);
+	if (!r && fdt_off_dt_strings(w.m) + (uint64_t)fdt_size_dt_strings(w.m) <= w.n)
+		r = vfit_read_full(src->fd, w.m + fdt_off_dt_strings(w.m),
+				   fdt_size_dt_strings(w.m), fdt_off_dt_strings(w.m));
+	if (!r)
+		r = walk_struct(&w, fdt_off_dt_struct(w.m), fdt_size_dt_struct(w.m),
+				fdt_off_dt_strings(w.m), fdt_size_dt_strings(w.m));
+	if (r) {
+		/* Not a tree this walk understands: all of it, for the checks to judge. */
+		src->nskip = 0;
+		w.filled = 0;
 	}
-	*len = n;
+	if (ensure(&w, w.n)) {
+		free(w.m);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", src->path,
+				    strerror(errno));
+	}
+	*fdt = w.m;
+	*len = w.n;
 	return 0;
 }
 
-int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, struct vfit_err *e)
+int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, int *imported,
+		  struct vfit_err *e)
 {
-	struct source src = { open(path, O_RDONLY | O_CLOEXEC), NULL };
+	struct source src = { path, open(path, O_RDONLY | O_CLOEXEC), NULL, 0, { { 0, 0, 0 } }, 0 };
 	int consumed = 0, r;
 	struct stat st;
 	char *fdt;
@@ -164,15 +333,15 @@ int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, struct vfit_err *e)
 	if (src.fd < 0)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
 	if (!fstat(src.fd, &st) && S_ISREG(st.st_mode)) {
-		r = read_fdt(path, src.fd, (uint64_t)st.st_size, &fdt, &len, e);
-		st.st_size = r ? 0 : st.st_size;
+		src.len = (uint64_t)st.st_size;
+		r = read_fdt(&src, &fdt, &len, e);
 	} else {
 		r = vfit_fd_read(src.fd, path, 0, &fdt, &len, e);
 		src.all = fdt;
-		st.st_size = (off_t)len;
+		src.len = len;
 	}
 	if (!r) {
-		r = import(path, &src, fdt, len, (uint64_t)st.st_size, out, &consumed, e);
+		r = import(path, &src, fdt, len, out, imported, &consumed, e);
 		if (!consumed)
 			free(fdt);
 	}
@@ -233,12 +402,27 @@ static int copy_without_data(const void *fit, struct vfit_fdtbuf *out, size_t ca
 	return vfit_fdtbuf_set_size(out, cap);
 }
 
-int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t position,
-		     struct vfit_ext_layout *lay, struct vfit_err *e)
+/* Segment k: the payload data, from memory or (still in its file) from there. */
+static void payload_seg(const struct vfit_fdtbuf *fit, const void *data, size_t len,
+			uint64_t at, struct vfit_seg *seg)
 {
+	const struct vfit_payload *p = vfit_fdtbuf_payload_at(fit, data);
+
+	seg->off = at;
+	seg->p = p ? NULL : data;
+	seg->len = len;
+	seg->fd = p ? p->fd : -1;
+	seg->from = p ? p->from : 0;
+}
+
+int vfit_ext_extract(const char *name, const struct vfit_fdtbuf *f, uint32_t align,
+		     int64_t position, int zero_pad, struct vfit_ext_layout *lay,
+		     struct vfit_err *e)
+{
+	const void *fit = f->buf;
 	int images, node, simages, snode, r = 0, n = 0;
 	uint64_t ptr = 0, base;
-	size_t payloads = 0;
+	size_t payloads = 0, used;
 	const char *data;
 	int len;
 
@@ -265,10 +449,7 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 	fdt_for_each_subnode(node, fit, images) {
 		data = fdt_getprop(fit, node, "data", &len);
 		if (data) {
-			lay->seg[lay->nseg].off = ptr;
-			lay->seg[lay->nseg].p = data;
-			lay->seg[lay->nseg].len = (size_t)len;
-			lay->nseg++;
+			payload_seg(f, data, (size_t)len, ptr, &lay->seg[lay->nseg++]);
 			if (position >= 0)
 				r = vfit_fdt_setprop_u32(&lay->fdt, snode, "data-position",
 							 (uint32_t)(position + (int64_t)ptr));
@@ -292,10 +473,13 @@ int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t 
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -E: %s", name, fdt_strerror(r));
 	}
 	fdt_pack(lay->fdt.buf);
-	base = (vfit_fdt_used(lay->fdt.buf) + align - 1) / align * align;
-	if (vfit_fdtbuf_set_size(&lay->fdt, (size_t)base)) {
+	used = vfit_fdt_used(lay->fdt.buf);
+	base = (used + align - 1) / align * align;
+	if (vfit_fdtbuf_set_size(&lay->fdt, (size_t)base) ||
+	    (!zero_pad &&
+	     vfit_ext_pad(f, position, align, (uint8_t *)lay->fdt.buf + used, used, (size_t)base))) {
 		vfit_ext_layout_free(lay);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: -E: cannot lay out the FDT", name);
 	}
 	if (position >= 0) {
 		if ((uint64_t)position < base) {

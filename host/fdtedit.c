@@ -263,6 +263,51 @@ struct piece {
 };
 
 /*
+ * The rooms of the payloads still in their files ([start[i], end[i]) in
+ * the blob, sorted): bytes nobody reads, so a run moves around them, never
+ * touching them (host/fdtbuf.c).
+ */
+struct rooms {
+	int n;
+	size_t *start, *end;
+};
+
+/* Bytes of [from, from + len) outside the rooms: what moving it costs. */
+static size_t cost(const struct rooms *rm, size_t from, size_t len)
+{
+	size_t c = len, a, z;
+	int i;
+
+	for (i = 0; i < rm->n; i++) {
+		a = rm->start[i] > from ? rm->start[i] : from;
+		z = rm->end[i] < from + len ? rm->end[i] : from + len;
+		if (z > a)
+			c -= z - a;
+	}
+	return c;
+}
+
+/*
+ * memmove() of [from, from + len) by shift, but for the rooms inside it;
+ * the pieces in the order that moves each before anything lands on it.
+ */
+static void move(char *buf, size_t from, size_t len, long shift, const struct rooms *rm)
+{
+	size_t a, z, end = from + len;
+	int i, k;
+
+	for (k = 0; k <= rm->n; k++) {
+		i = shift > 0 ? rm->n - k : k;     /* the gap before room i (i == n: after the last) */
+		a = i ? rm->end[i - 1] : 0;
+		z = i < rm->n ? rm->start[i] : end;
+		a = a > from ? a : from;
+		z = z < end ? z : end;
+		if (z > a)
+			memmove(buf + (long)a + shift, buf + a, z - a);
+	}
+}
+
+/*
  * Moves the header and the structure bytes between pieces (run i ends at
  * piece i; run n is the tail, shifted by tail) to where the new lengths
  * put them, less g: all in place, a run moving only when something before
@@ -273,7 +318,7 @@ struct piece {
  * lands on bytes already moved, on its own, or on bytes of an edited node.
  */
 static void move_runs(char *buf, size_t soff, const struct piece *pc, size_t n, size_t ssize,
-		      long tail, long g)
+		      long tail, long g, const struct rooms *rm)
 {
 	size_t i, k, from, len;
 	long shift;
@@ -293,23 +338,29 @@ static void move_runs(char *buf, size_t soff, const struct piece *pc, size_t n, 
 				shift = (i - 1 < n ? pc[i - 1].shift : tail) - g;
 			}
 			if (shift && (shift > 0) == up)
-				memmove(buf + (long)from + shift, buf + from, len);
+				move(buf, from, len, shift, rm);
 		}
 }
 
-/* The shift of the longest run when the head room covers it, else 0. */
-static long head_shift(const struct piece *pc, size_t n, size_t ssize, long tail, size_t head)
+/*
+ * The shift of the run that costs most to move when the head room covers
+ * it, else 0.  libfdt reads a blob only at an 8-byte aligned address, so
+ * the blob's start moves down by a multiple of 8 or not at all.
+ */
+static long head_shift(const struct piece *pc, size_t n, size_t soff, size_t ssize, long tail,
+		       size_t head, const struct rooms *rm)
 {
-	size_t i, from, len, best = 0;
+	size_t i, from, len, best = 0, c;
 	long g = 0, shift;
 
 	for (i = 0; i <= n; i++) {
 		from = i ? pc[i - 1].start + pc[i - 1].props : 0;
 		len = (i < n ? pc[i].start : ssize) - from;
 		shift = i < n ? pc[i].shift : tail;
-		if (len > best) {
-			best = len;
-			g = shift > 0 && (size_t)shift <= head ? shift : 0;
+		c = cost(rm, soff + from, len);
+		if (c > best) {
+			best = c;
+			g = shift > 0 && (size_t)shift <= head && !(shift % 8) ? shift : 0;
 		}
 	}
 	return g;
@@ -359,13 +410,15 @@ static int make_pieces(struct vfit_edits *ed, const struct vfit_fdtbuf *fit, str
 
 /*
  * The blob rebuilt in place: the buffer grows (realloc() of a large block
- * remaps it, the bytes stay put), the runs between edited nodes move (the
- * longest, the payload, not at all when the head room allows), the
- * replayed windows and the new strings block go in.
+ * remaps it, the bytes stay put), the runs between edited nodes move
+ * around the rooms (the costliest, a payload in memory, not at all when
+ * the head room allows), the replayed windows and the new strings block
+ * go in.
  */
 int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 {
 	size_t i, n = 0, ssize, soff, used, new_used;
+	struct rooms rm = { 0, NULL, NULL };
 	struct piece *pc;
 	long tail = 0, g;
 	char *st;
@@ -378,8 +431,13 @@ int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 		return 0;
 	qsort(ed->e, ed->n, sizeof(*ed->e), by_node);
 	pc = calloc(ed->n, sizeof(*pc));
-	if (!pc)
+	rm.start = calloc((size_t)fit->npl + 1, 2 * sizeof(size_t));
+	if (!pc || !rm.start) {
+		free(pc);
+		free(rm.start);
 		return -FDT_ERR_NOSPACE;
+	}
+	rm.end = rm.start + fit->npl + 1;
 	r = make_pieces(ed, fit, pc, &n, &tail);
 	soff = fdt_off_dt_struct(fit->buf);
 	ssize = fdt_size_dt_struct(fit->buf);
@@ -387,9 +445,11 @@ int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 	new_used = (size_t)((long)(soff + ssize) + tail) + ed->str_len;
 	if (!r && new_used > used && vfit_fdtbuf_reserve(fit, new_used - used))
 		r = -FDT_ERR_NOSPACE;
+	if (!r && (rm.n = vfit_fdtbuf_rooms(fit, rm.start, rm.end)) < 0)
+		r = -FDT_ERR_INTERNAL;
 	if (!r) {
-		g = head_shift(pc, n, ssize, tail, fit->head);
-		move_runs(fit->buf, soff, pc, n, ssize, tail, g);
+		g = head_shift(pc, n, soff, ssize, tail, fit->head, &rm);
+		move_runs(fit->buf, soff, pc, n, ssize, tail, g, &rm);
 		fit->buf -= g;
 		fit->head -= (size_t)g;
 		fit->cap += (size_t)g;
@@ -406,5 +466,6 @@ int vfit_edits_apply(struct vfit_edits *ed, struct vfit_fdtbuf *fit)
 	for (i = 0; i < n; i++)
 		free(pc[i].win.w);
 	free(pc);
+	free(rm.start);
 	return r;
 }

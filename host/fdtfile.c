@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Files and FDT buffers for mkimage: whole-file reads, atomic replacement
+ * Files for the host tools: whole-file reads, atomic replacement
  * (temporary file in the same directory, fsync, rename, fsync of the
- * directory) and growable libfdt read-write buffers.
+ * directory), and the temporary files a fatal signal must not leave.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,30 +16,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <libfdt.h>
-
 #include "mkimage_int.h"
 
 /*
  * Big buffers are filled once, straight from a file: 2 MiB pages cut the
- * page faults (the main cost after the copy itself) by 512.
+ * page faults (the main cost after the copy itself) by 512.  The advice
+ * covers whole pages, so that it never splits the mapping of a block
+ * that malloc() mapped for it: realloc() can then still move the block
+ * with mremap() (a mapping split in two makes it fail, and copy).
  */
 void vfit_hugepages(void *p, size_t len)
 {
-	uintptr_t a = ((uintptr_t)p + (2u << 20) - 1) & ~(uintptr_t)((2u << 20) - 1);
-	uintptr_t end = ((uintptr_t)p + len) & ~(uintptr_t)((2u << 20) - 1);
-
-	if (len >= (8u << 20) && end > a)
-		madvise((void *)a, end - a, MADV_HUGEPAGE);
-}
-
-void vfit_smallpages(void *p, size_t len)
-{
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1), end = ((uintptr_t)p + len) & ~(page - 1);
+	uintptr_t a = (uintptr_t)p & ~(page - 1), end = ((uintptr_t)p + len + page - 1) & ~(page - 1);
 
-	if (end > a)
-		madvise((void *)a, end - a, MADV_NOHUGEPAGE);
+	if (len >= (8u << 20))
+		madvise((void *)a, end - a, MADV_HUGEPAGE);
 }
 
 int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *len,
@@ -164,6 +157,22 @@ int vfit_write_full(int fd, const void *p, size_t n, uint64_t off)
 		n -= (size_t)r;
 		off += (uint64_t)r;
 	}
+	return 0;
+}
+
+int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+	uint8_t extra;
+
+	if (fd < 0)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
+	/* Exactly size bytes, and nothing after them. */
+	r = vfit_read_full(fd, dst, size, 0) ? -1 : pread(fd, &extra, 1, (off_t)size);
+	close(fd);
+	if (r != 0)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: file changed while being read", path);
 	return 0;
 }
 
@@ -365,7 +374,7 @@ int vfit_out_open(struct vfit_out *o, const char *path, struct vfit_err *e)
 		vfit_out_discard(o);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
 	}
-	fd = o->fixed_tmp ? create_tmp(o->tmp, target_mode(o)) : mkstemp(o->tmp);
+	fd = o->fixed_tmp ? create_tmp(o->tmp, target_mode(o)) : vfit_tmp_make(o->tmp, 0);
 	if (fd < 0) {
 		err = errno;
 		if (!o->fixed_tmp)
@@ -402,19 +411,86 @@ int vfit_out_close(struct vfit_out *o, int fd, struct vfit_err *e)
 	return 0;
 }
 
+/* len bytes of in at from to out at to: by the kernel, or through a small buffer where it cannot. */
+static int copy_range(int in, loff_t from, int out, loff_t to, size_t len)
+{
+	uint8_t *piece;
+	size_t n;
+	ssize_t r;
+
+	while (len) {
+		r = copy_file_range(in, &from, out, &to, len, 0);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && (errno == EXDEV || errno == EINVAL || errno == ENOSYS ||
+			      errno == EOPNOTSUPP))
+			break;
+		if (r <= 0) {
+			if (!r)
+				errno = EIO;
+			return -1;
+		}
+		len -= (size_t)r;
+	}
+	piece = len ? malloc(VFIT_IO_PIECE) : NULL;
+	if (len && !piece)
+		return -1;
+	for (; len; len -= n, from += (loff_t)n, to += (loff_t)n) {
+		n = len < VFIT_IO_PIECE ? len : VFIT_IO_PIECE;
+		if (vfit_read_full(in, piece, n, (uint64_t)from) ||
+		    vfit_write_full(out, piece, n, (uint64_t)to)) {
+			free(piece);
+			return -1;
+		}
+	}
+	free(piece);
+	return 0;
+}
+
+/*
+ * A segment copied from its file, data extent by data extent: the holes
+ * of a sparse payload stay holes in the new file, which reads as zeros
+ * wherever nothing is written.  (A file that shrank meanwhile is caught by
+ * the caller's check that it did not change.)
+ */
+static int copy_seg(int out, const struct vfit_seg *s)
+{
+	off_t at = (off_t)s->from, end = (off_t)(s->from + s->len), data, hole;
+
+	while (at < end) {
+		data = lseek(s->fd, at, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			return 0;
+		hole = data < 0 ? end : lseek(s->fd, data, SEEK_HOLE);
+		if (data < 0)
+			data = at;
+		if (data >= end)
+			return 0;
+		if (hole < 0 || hole > end)
+			hole = end;
+		if (copy_range(s->fd, data, out, (loff_t)(s->off + (uint64_t)(data - (off_t)s->from)),
+			       (size_t)(hole - data)))
+			return -1;
+		at = hole;
+	}
+	return 0;
+}
+
 int vfit_out_write_fd(struct vfit_out *o, int fd, const struct vfit_seg *seg, int nseg,
 		      uint64_t size, struct vfit_err *e)
 {
 	int i;
 
 	for (i = 0; i < nseg; i++)
-		if (vfit_write_full(fd, seg[i].p, seg[i].len, seg[i].off))
+		if (seg[i].p ? vfit_write_full(fd, seg[i].p, seg[i].len, seg[i].off) :
+		    copy_seg(fd, &seg[i]))
 			goto io;
 	if (ftruncate(fd, (off_t)size))
 		goto io;
 	return vfit_out_close(o, fd, e);
 io:
-	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", o->path, strerror(errno));
+	vfit_err_set(e, VFIT_EXIT_USAGE, "%s: write: %s", o->path,
+		     errno == EIO ? "an input file shrank while being read" : strerror(errno));
 	close(fd);
 	vfit_out_discard(o);
 	return -1;
@@ -446,6 +522,8 @@ int vfit_out_commit(struct vfit_out *o, struct vfit_err *e)
 	} else {
 		r = rename(o->tmp, o->path);
 	}
+	if (!r && !o->fixed_tmp)
+		vfit_tmp_drop(o->tmp);
 	if (r) {
 		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot install %s: %s", o->path, o->tmp,
 			     strerror(errno));
@@ -468,7 +546,7 @@ int vfit_out_commit(struct vfit_out *o, struct vfit_err *e)
 int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t len,
 		  struct vfit_err *e)
 {
-	struct vfit_seg seg = { 0, data, len };
+	struct vfit_seg seg = { 0, data, len, -1, 0 };
 
 	if (vfit_out_write(o, path, &seg, 1, len, e))
 		return -1;
@@ -477,218 +555,116 @@ int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t
 
 void vfit_out_discard(struct vfit_out *o)
 {
-	if (o->tmp)
+	if (o->tmp) {
 		unlink(o->tmp);
+		if (!o->fixed_tmp)
+			vfit_tmp_drop(o->tmp);
+	}
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
 }
 
-const char *vfit_node_path(const void *fdt, int node)
-{
-	static char path[1024];
-
-	if (fdt_get_path(fdt, node, path, sizeof(path)))
-		snprintf(path, sizeof(path), "<node at 0x%x>", node);
-	return path;
-}
-
-const char *vfit_fdt_str(const void *fdt, int node, const char *name)
-{
-	int len;
-	const char *v = fdt_getprop(fdt, node, name, &len);
-
-	return v && len > 0 && !v[len - 1] ? v : NULL;
-}
-
-int vfit_fdt_u32(const void *fdt, int node, const char *name, uint32_t *v)
-{
-	int len;
-	const fdt32_t *p = fdt_getprop(fdt, node, name, &len);
-
-	if (!p || len != 4)
-		return -1;
-	*v = fdt32_to_cpu(*p);
-	return 0;
-}
-
-int vfit_fdt_prefix(const void *fdt, int node, const char *prefix)
-{
-	const char *n = fdt_get_name(fdt, node, NULL);
-
-	return n && !strncmp(n, prefix, strlen(prefix));
-}
-
-int vfit_fdt_subnode(void *fdt, int parent, const char *name)
-{
-	int node = fdt_subnode_offset(fdt, parent, name);
-
-	if (node == -FDT_ERR_NOTFOUND)
-		node = fdt_add_subnode(fdt, parent, name);
-	return node;
-}
-
-size_t vfit_fdt_used(const void *fdt)
-{
-	return (size_t)fdt_off_dt_strings(fdt) + fdt_size_dt_strings(fdt);
-}
-
-/* Header, reservation map, structure, strings in that order with no gaps. */
-static int in_rw_layout(const void *fdt)
-{
-	uint32_t rsv = fdt_off_mem_rsvmap(fdt);
-	const struct fdt_reserve_entry *r;
-	uint32_t n = 0;
-
-	if (fdt_version(fdt) < 17 || rsv != ((sizeof(struct fdt_header) + 7) & ~(size_t)7))
-		return 0;
-	r = (const struct fdt_reserve_entry *)((const char *)fdt + rsv);
-	for (;;) {
-		if (rsv + (n + 1) * sizeof(*r) > fdt_off_dt_struct(fdt))
-			return 0;
-		if (!fdt64_to_cpu(r[n].size) && !fdt64_to_cpu(r[n].address))
-			break;
-		n++;
-	}
-	return fdt_off_dt_struct(fdt) == rsv + (n + 1) * sizeof(*r) &&
-	       fdt_off_dt_strings(fdt) == fdt_off_dt_struct(fdt) + fdt_size_dt_struct(fdt);
-}
+/* ---- temporary files a fatal signal must not leave -------------------- */
 
 /*
- * Every device tree read from a file passes here before libfdt walks it:
- * libfdt's own fdt_check_full() loops forever on a property whose length
- * wraps the offset (and dtc and fdtdump crash on it).
+ * The paths held, most recent last.  Changed only with the signals
+ * blocked, so the handler never sees a slot half written.
  */
-int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_err *e)
+#define HELD 8
+static const char *volatile held[HELD];
+static volatile sig_atomic_t nheld;
+static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Removes what is held (a file, or a directory once its files are gone), then dies as asked. */
+static void on_fatal(int sig)
 {
-	switch (vfit_fdt_check(fdt, len, NULL)) {
-	case VFIT_OK:
-		return 0;
-	case VFIT_ERR_TRUNCATED:
-		return vfit_err_set(e, VFIT_EXIT_REJECT,
-				    "%s: not a valid FDT: shorter than its header says", file);
-	default:
-		return vfit_err_set(e, VFIT_EXIT_REJECT,
-				    "%s: malformed FDT: bad header, tag, nesting or property name",
-				    file);
-	}
+	sig_atomic_t i;
+
+	for (i = nheld; i-- > 0;)
+		if (unlink(held[i]))
+			rmdir(held[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
-int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
-		      const char *file, struct vfit_err *e)
+static void block(sigset_t *old)
 {
-	int r;
+	sigset_t set;
+	size_t i;
 
-	b->buf = data;
-	b->cap = cap;
-	b->head = 0;
-	b->def = NULL;
-	if (cap > INT32_MAX)
-		r = vfit_err_set(e, VFIT_EXIT_REJECT, "%s: larger than 2 GiB", file);
-	else
-		r = vfit_fdt_valid(file, data, len, e);
-	if (r) {
-		vfit_fdtbuf_free(b);
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		sigaddset(&set, fatal[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* The handler where the signal would kill us; a signal ignored (nohup) stays ignored. */
+static void install(void)
+{
+	static int done;
+	struct sigaction sa, was;
+	size_t i;
+
+	if (done)
+		return;
+	done = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		if (!sigaction(fatal[i], NULL, &was) && was.sa_handler == SIG_DFL)
+			sigaction(fatal[i], &sa, NULL);
+}
+
+/* With the signals blocked. */
+static int hold(const char *path)
+{
+	install();
+	if (nheld == HELD)
 		return -1;
-	}
-	/*
-	 * dtc's and mkimage's outputs are already in read-write order: then
-	 * only totalsize changes, which spares a memmove of every payload.
-	 */
-	if (in_rw_layout(data) && fdt_totalsize(data) >= vfit_fdt_used(data)) {
-		fdt_set_totalsize(data, (uint32_t)cap);
-		memset(data + vfit_fdt_used(data), 0, cap - vfit_fdt_used(data));
-		return 0;
-	}
-	r = fdt_open_into(data, data, (int)cap);
-	if (r) {
-		vfit_fdtbuf_free(b);
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: not a valid FDT: %s", file,
-				    fdt_strerror(r));
-	}
+	held[nheld] = path;
+	nheld = nheld + 1;
 	return 0;
 }
 
-int vfit_fdtbuf_reserve(struct vfit_fdtbuf *b, size_t more)
+int vfit_tmp_hold(const char *path)
 {
-	size_t used = vfit_fdt_used(b->buf), want, cap;
-	char *p;
-
-	if (b->cap - used >= more)
-		return 0;
-	want = used + more;
-	cap = b->cap + b->cap / 8 + 4096;
-	if (cap < want)
-		cap = want;
-	if (cap > INT32_MAX)
-		return -FDT_ERR_NOSPACE;
-	if (!b->head && used <= VFIT_FDTBUF_HEAD && cap >= (1u << 20)) {
-		/* Small to big: a fresh block with head room (copying only the small blob). */
-		p = malloc(VFIT_FDTBUF_HEAD + cap);
-		if (!p)
-			return -FDT_ERR_NOSPACE;
-		memcpy(p + VFIT_FDTBUF_HEAD, b->buf, used);
-		free(b->buf);
-		b->head = VFIT_FDTBUF_HEAD;
-	} else {
-		p = realloc(b->buf - b->head, b->head + cap);
-		if (!p)
-			return -FDT_ERR_NOSPACE;
-	}
-	p += b->head;
-	/* No zeroing: free space is only zeroed once, by vfit_fdtbuf_set_size(). */
-	vfit_hugepages(p, cap);
-	b->buf = p;
-	b->cap = cap;
-	/* The layout is already read-write: the new space simply joins the free space. */
-	fdt_set_totalsize(p, (uint32_t)cap);
-	return 0;
-}
-
-int vfit_fdt_setprop(struct vfit_fdtbuf *b, int node, const char *name, const void *val,
-		     size_t len)
-{
+	sigset_t old;
 	int r;
 
-	if (len > INT32_MAX)
-		return -FDT_ERR_NOSPACE;
-	while ((r = fdt_setprop(b->buf, node, name, val, (int)len)) == -FDT_ERR_NOSPACE)
-		if (vfit_fdtbuf_reserve(b, len + strlen(name) + 64))
-			return r;
+	block(&old);
+	r = hold(path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return r;
 }
 
-int vfit_fdt_setprop_str(struct vfit_fdtbuf *b, int node, const char *name, const char *s)
+int vfit_tmp_make(char *tmpl, int dir)
 {
-	return vfit_fdt_setprop(b, node, name, s, strlen(s) + 1);
+	sigset_t old;
+	int r;
+
+	/* Created and held at once: no signal can come between. */
+	block(&old);
+	r = dir ? (mkdtemp(tmpl) ? 0 : -1) : mkstemp(tmpl);
+	if (r >= 0)
+		hold(tmpl);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
-int vfit_fdt_setprop_u32(struct vfit_fdtbuf *b, int node, const char *name, uint32_t v)
+void vfit_tmp_drop(const char *path)
 {
-	fdt32_t be = cpu_to_fdt32(v);
+	sigset_t old;
+	sig_atomic_t i, k;
 
-	return vfit_fdt_setprop(b, node, name, &be, sizeof(be));
-}
-
-int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size)
-{
-	size_t used = vfit_fdt_used(b->buf);
-
-	if (size < used)
-		return -1;
-	if (size > b->cap && vfit_fdtbuf_reserve(b, size - used))
-		return -1;
-	/* Only what the file will hold: spare capacity past size is never touched. */
-	memset(b->buf + used, 0, size - used);
-	fdt_set_totalsize(b->buf, (uint32_t)size);
-	return 0;
-}
-
-void vfit_fdtbuf_free(struct vfit_fdtbuf *b)
-{
-	if (b->buf)
-		free(b->buf - b->head);
-	vfit_deferred_free(b);
-	b->buf = NULL;
-	b->cap = b->head = 0;
+	block(&old);
+	for (i = 0; i < nheld; i++)
+		if (held[i] == path) {
+			for (k = i; k + 1 < nheld; k++)
+				held[k] = held[k + 1];
+			nheld = nheld - 1;
+			break;
+		}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }

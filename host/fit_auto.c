@@ -12,10 +12,12 @@
  * layout unless auto-conf, -y or -z asks for HEAD's.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <libfdt.h>
 
@@ -26,8 +28,9 @@
 
 /*
  * The input files, sized up front.  A regular file is read later straight
- * into its place in the tree; anything else (/dev/null, a pipe) is read
- * now, since its size is only known at its end.
+ * into its place in the tree, or from VFIT_PAYLOAD_MIN on left in the file
+ * (host/fdtbuf.c); anything else (/dev/null, a pipe) is read now, since
+ * its size is only known at its end.
  */
 struct auto_files {
 	const char *path[MAX_FILES];
@@ -83,13 +86,19 @@ static void free_files(struct auto_files *f)
 		free(f->buf[i]);
 }
 
+/* Whether file i stays in its file: then its `data` is empty until vfit_its_auto() is done. */
+static int streamed(const struct auto_files *f, int i)
+{
+	return !f->buf[i] && f->len[i] >= VFIT_PAYLOAD_MIN;
+}
+
 /* The `data` property of file i: room made in the tree, then the file read into it. */
 static int put_data(void *fdt, const struct auto_files *f, int i)
 {
 	void *dst;
-	int r = fdt_property_placeholder(fdt, "data", (int)f->len[i], &dst);
+	int r = fdt_property_placeholder(fdt, "data", streamed(f, i) ? 0 : (int)f->len[i], &dst);
 
-	if (r || !f->len[i])
+	if (r || !f->len[i] || streamed(f, i))
 		return r;
 	if (f->buf[i]) {
 		memcpy(dst, f->buf[i], f->len[i]);
@@ -311,7 +320,26 @@ static int add_files(struct auto_files *f, const struct vfit_mkimage *m, size_t 
 		if (extra[i] && add_file(f, extra[i]))
 			return -1;
 	for (i = 0; i < f->n; i++)
-		*size += f->len[i] + 512;
+		*size += (streamed(f, i) ? 0 : f->len[i]) + 512;
+	return 0;
+}
+
+/* The images' payloads left in their files, in tree order: file i is the i-th image. */
+static int add_payloads(struct vfit_fdtbuf *out, const struct auto_files *f, struct vfit_err *e)
+{
+	int node, i = 0, fd;
+
+	fdt_for_each_subnode(node, out->buf, fdt_path_offset(out->buf, "/images")) {
+		if (i < f->n && streamed(f, i)) {
+			fd = open(f->path[i], O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", f->path[i],
+						    strerror(errno));
+			if (vfit_fdtbuf_payload(out, node, f->path[i], fd, 0, f->len[i], e))
+				return -1;
+		}
+		i++;
+	}
 	return 0;
 }
 
@@ -350,8 +378,12 @@ int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct 
 			     fdt_strerror(r));
 		goto fail;
 	}
+	r = vfit_fdtbuf_adopt(out, fdt, fdt_totalsize(fdt), size, "-f auto", e) ||
+	    add_payloads(out, &f, e);
 	free_files(&f);
-	return vfit_fdtbuf_adopt(out, fdt, fdt_totalsize(fdt), size, "-f auto", e);
+	if (r)
+		vfit_fdtbuf_free(out);
+	return r ? -1 : 0;
 fail:
 	free(fdt);
 	free_files(&f);

@@ -185,23 +185,53 @@ static int sign_conf(struct vfit_signer *s, const char *name, const void *fit,
 	return vfit_sign_write(s, name, fit, node, k, &a, digest, nodes, nlen, strings, ed, keydtb, e);
 }
 
-int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
-			struct vfit_fdtbuf *keydtb, struct vfit_err *e)
+/*
+ * What the device checks first, checked once for every signature.  With
+ * -E the device checks the FDT without the data, and it is that FDT that
+ * must be within U-Boot's size limit; embedded, a FIT over the limit is
+ * refused on the device whatever its signatures say, so it is refused
+ * here, with the way round.  (Where external data ends past the limit,
+ * host/mkimage.c warns: U-Boot HEAD bounds it too.)
+ */
+static int check_fit(const char *name, const struct vfit_fdtbuf *fit, int external,
+		     struct vfit_err *e)
+{
+	struct vfit_diag diag = { -1, NULL, VFIT_LIMIT_NONE };
+	struct vfit_ext_layout lay;
+	const void *fdt = fit->buf;
+	enum vfit_result vr;
+
+	if (external) {
+		if (vfit_ext_extract(name, fit, 4, -1, 1, &lay, e))
+			return -1;
+		fdt = lay.fdt.buf;
+	}
+	vr = vfit_fit_check(fdt, fdt_totalsize(fdt), 0, &diag);
+	if (vr == VFIT_ERR_TOO_LARGE)
+		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: the FIT is %u bytes, more than the %u in "
+			     "which U-Boot checks signatures (CONFIG_FIT_SIGNATURE_MAX_SIZE): keep "
+			     "the data outside the FDT with -E", name, fdt_totalsize(fdt),
+			     VFIT_SIGNATURE_MAX_SIZE);
+	else if (vr)
+		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s%snot a valid FIT to sign: %s", name,
+			     diag.node >= 0 ? vfit_node_path(fdt, diag.node) : "",
+			     diag.node >= 0 ? ": " : "", vfit_result_to_string(vr));
+	if (external)
+		vfit_ext_layout_free(&lay);
+	return vr ? -1 : 0;
+}
+
+int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, int external,
+			struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
 	int confs = fdt_path_offset(fit->buf, "/configurations"), conf, node, r = -1;
-	struct vfit_diag diag = { -1, NULL, VFIT_LIMIT_NONE };
 	struct vfit_fit_index *ix = NULL;
 	struct vfit_edits *ed = NULL;
-	enum vfit_result vr;
 
 	if (!vfit_signer_active(s) || confs < 0)
 		return 0;
-	/* Checked once for every signature: what the verifier will check first. */
-	vr = vfit_fit_check(fit->buf, fdt_totalsize(fit->buf), 0, &diag);
-	if (vr)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s%snot a valid FIT to sign: %s", name,
-				    diag.node >= 0 ? vfit_node_path(fit->buf, diag.node) : "",
-				    diag.node >= 0 ? ": " : "", vfit_result_to_string(vr));
+	if (check_fit(name, fit, external, e))
+		return -1;
 	ix = vfit_fit_index_new(name, fit->buf, e);
 	ed = ix ? vfit_edits_new(fit->buf) : NULL;
 	if (!ed) {

@@ -247,30 +247,38 @@ static int plan(const char *name, const void *fit, int img, const struct vfit_si
 	return 0;
 }
 
-/* Whether the image has a signature* node to sign now. */
-static int signs_image(const void *fit, int img, const struct vfit_signer *s)
+/* Every digest the image needs, from memory or, for a payload still in its file, from there. */
+static int digest(const char *name, const struct vfit_fdtbuf *fit, int img, struct digests *d,
+		  struct vfit_err *e)
 {
-	int sub;
+	const struct vfit_payload *p;
+	struct hashing h;
+	const void *data;
+	int len;
 
-	fdt_for_each_subnode(sub, fit, img)
-		if (s && vfit_signer_active(s) && vfit_fdt_prefix(fit, sub, "signature"))
-			return 1;
+	data = fdt_getprop(fit->buf, img, "data", &len);
+	if (!data)
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: no data", name,
+				    vfit_node_path(fit->buf, img));
+	p = vfit_fdtbuf_payload_at(fit, data);
+	if (!p) {
+		compute(d, data, (size_t)len);
+		return 0;
+	}
+	start(&h, d);
+	if (vfit_payload_read(p, feed, &h, e))
+		return -1;
+	finish(&h);
 	return 0;
 }
 
-/*
- * d: the digests of the image; with `later` set, only planned: the hash
- * values are recorded as zeros of their length, to be filled in by
- * put_values() once the payload has gone through (host/deferred.c).
- */
-static int do_image(const char *name, const void *fit, int img, struct vfit_signer *s,
-		    struct vfit_edits *ed, struct vfit_fdtbuf *keydtb, struct digests *dg,
-		    int later, struct vfit_err *e)
+static int do_image(const char *name, const struct vfit_fdtbuf *fit, int img,
+		    struct vfit_signer *s, struct vfit_edits *ed, struct vfit_fdtbuf *keydtb,
+		    struct vfit_err *e)
 {
-	static const uint8_t zeros[VFIT_HASH_MAX_SIZE];
 	struct digests d = { .n = 0 };
-	const void *data;
-	int sub, len, r, a;
+	const void *fdt = fit->buf;
+	int sub, r, a;
 
 	/*
 	 * mkimage encrypts an image with a cipher node (fit-format.md §11.1)
@@ -278,64 +286,27 @@ static int do_image(const char *name, const void *fit, int img, struct vfit_sign
 	 * the cipher node would promise ciphertext that is not there.  Already
 	 * encrypted images (data-size-unciphered) are re-hashed and re-signed.
 	 */
-	if (s && vfit_signer_active(s) && fdt_subnode_offset(fit, img, "cipher") >= 0 &&
-	    !fdt_getprop(fit, img, "data-size-unciphered", NULL))
+	if (s && vfit_signer_active(s) && fdt_subnode_offset(fdt, img, "cipher") >= 0 &&
+	    !fdt_getprop(fdt, img, "data-size-unciphered", NULL))
 		return vfit_err_set(e, VFIT_EXIT_REJECT,
 				    "%s: %s/cipher: encryption needs -k KEYDIR", name,
-				    vfit_node_path(fit, img));
-	if (plan(name, fit, img, s, &d, e))
+				    vfit_node_path(fdt, img));
+	if (plan(name, fdt, img, s, &d, e) || digest(name, fit, img, &d, e))
 		return -1;
-	data = fdt_getprop(fit, img, "data", &len);
-	if (!data)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: %s: no data", name,
-				    vfit_node_path(fit, img));
-	if (!later)
-		compute(&d, data, (size_t)len);
-	fdt_for_each_subnode(sub, fit, img) {
-		if (vfit_fdt_prefix(fit, sub, "hash")) {
-			a = hash_algo(name, fit, sub, e);
-			r = vfit_edits_set(ed, sub, "value", later ? zeros : digest_of(&d, a),
+	fdt_for_each_subnode(sub, fdt, img) {
+		if (vfit_fdt_prefix(fdt, sub, "hash")) {
+			a = hash_algo(name, fdt, sub, e);
+			r = vfit_edits_set(ed, sub, "value", digest_of(&d, a),
 					   vfit_hash_size((enum vfit_hash)a));
 			if (r)
 				return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: %s", name,
-						    vfit_node_path(fit, sub), fdt_strerror(r));
-		} else if (s && vfit_signer_active(s) && vfit_fdt_prefix(fit, sub, "signature")) {
-			a = (int)vfit_sign_node_hash(s, name, fit, sub, e);
-			if (vfit_sign_image_node(s, name, fit, sub, digest_of(&d, a),
+						    vfit_node_path(fdt, sub), fdt_strerror(r));
+		} else if (s && vfit_signer_active(s) && vfit_fdt_prefix(fdt, sub, "signature")) {
+			a = (int)vfit_sign_node_hash(s, name, fdt, sub, e);
+			if (vfit_sign_image_node(s, name, fdt, sub, digest_of(&d, a),
 						 (enum vfit_hash)a, ed, keydtb, e))
 				return -1;
 		}
-	}
-	*dg = d;
-	return 0;
-}
-
-/*
- * The deferred payload through its digests and into the output, then the
- * values recorded as zeros written over in place (same lengths: the
- * layout, hence the payload's offset, is already final).
- */
-static int put_values(const char *name, struct vfit_fdtbuf *fit, struct digests *d,
-		      const char *out, struct vfit_err *e)
-{
-	struct hashing h;
-	int img, sub, a, len;
-	uint8_t *v;
-
-	start(&h, d);
-	if (vfit_deferred_stream(fit, out, feed, &h, e))
-		return -1;
-	finish(&h);
-	img = fdt_path_offset(fit->buf, fit->def->node);
-	fdt_for_each_subnode(sub, fit->buf, img) {
-		if (!vfit_fdt_prefix(fit->buf, sub, "hash"))
-			continue;
-		a = hash_algo(name, fit->buf, sub, e);
-		v = fdt_getprop_w(fit->buf, sub, "value", &len);
-		if (a < 0 || !v || len != (int)vfit_hash_size((enum vfit_hash)a))
-			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: value not written", name,
-					    vfit_node_path(fit->buf, sub));
-		memcpy(v, digest_of(d, a), (size_t)len);
 	}
 	return 0;
 }
@@ -346,31 +317,19 @@ static int put_values(const char *name, struct vfit_fdtbuf *fit, struct digests 
  * sets it, so it comes first in the strings block too.
  */
 int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32_t *ts,
-			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, const char *out,
-			 struct vfit_err *e)
+			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {
-	int images = fdt_path_offset(fit->buf, "/images"), img, r, later = -1;
+	int images = fdt_path_offset(fit->buf, "/images"), img, r;
 	struct vfit_edits *ed;
-	struct digests d, dd = { .n = 0 };
 	fdt32_t be = cpu_to_fdt32(ts ? *ts : 0);
 
-	/* An image signature needs the digest before the tree is laid out: then in memory. */
-	if (fit->def) {
-		later = fdt_path_offset(fit->buf, fit->def->node);
-		if (later < 0 || signs_image(fit->buf, later, s)) {
-			later = -1;
-			if (vfit_deferred_fill(fit, e))
-				return -1;
-		}
-	}
 	ed = vfit_edits_new(fit->buf);
 	if (!ed || (ts && vfit_edits_set(ed, 0, "timestamp", &be, sizeof(be)))) {
 		vfit_edits_free(ed);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
 	}
 	fdt_for_each_subnode(img, fit->buf, images) {
-		if (do_image(name, fit->buf, img, s, ed, keydtb, img == later ? &dd : &d,
-			     img == later, e)) {
+		if (do_image(name, fit, img, s, ed, keydtb, e)) {
 			vfit_edits_free(ed);
 			return -1;
 		}
@@ -379,5 +338,5 @@ int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32
 	vfit_edits_free(ed);
 	if (r)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", name, fdt_strerror(r));
-	return later >= 0 ? put_values(name, fit, &dd, out, e) : 0;
+	return 0;
 }

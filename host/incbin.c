@@ -21,9 +21,9 @@
  * marker not found exactly once, a dependency file requested with -d,
  * any failure of the copy): the original source is then compiled as is.
  *
- * With defer (mkimage), the largest payload that is an image's `data` is
- * not read at all: its property gets its size and the bytes stay in the
- * file until the image pass streams them to the output (host/deferred.c).
+ * With defer (mkimage), the payloads that are images' `data` are not read
+ * at all: each property gets its size and the bytes stay in their files
+ * (host/fdtbuf.c), hashed from there and copied from there to the output.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +39,7 @@
 
 #include "mkimage_int.h"
 
-#define BYPASS_MIN (1u << 20)
+#define BYPASS_MIN VFIT_PAYLOAD_MIN
 #define BYPASS_MAX 16
 #define MARK_LEN 16
 #define TAGALIGN(len) (((len) + 3) & ~(size_t)3)
@@ -283,53 +283,50 @@ static int find_marks(const void *fdt, struct bypass *b)
 	return 0;
 }
 
-int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err *e)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r;
-	uint8_t extra;
-
-	if (fd < 0)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
-	/* Exactly size bytes, and nothing after them. */
-	r = vfit_read_full(fd, dst, size, 0) ? -1 : pread(fd, &extra, 1, (off_t)size);
-	close(fd);
-	if (r != 0)
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: file changed while being read", path);
-	return 0;
-}
-
-/*
- * The marker property that may stay in its file (host/deferred.c): the
- * largest, when it is the `data` of an image; -1 for none.
- */
-static int deferrable(const void *fdt, const struct bypass *b)
+/* Whether marker i may stay in its file: an image's `data` (host/fdtbuf.c). */
+static int streamable(const void *fdt, const struct bypass *b, int i)
 {
 	const char *name;
-	int i, best = 0, parent;
+	int parent = fdt_parent_offset(fdt, b->node[i]);
 
-	for (i = 1; i < b->n; i++)
-		if (b->size[i] > b->size[best])
-			best = i;
-	parent = fdt_parent_offset(fdt, b->node[best]);
-	if (!fdt_getprop_by_offset(fdt, b->prop[best], &name, NULL) || strcmp(name, "data") ||
-	    parent < 0 || parent != fdt_path_offset(fdt, "/images"))
-		return -1;
-	return best;
+	return fdt_getprop_by_offset(fdt, b->prop[i], &name, NULL) && !strcmp(name, "data") &&
+	       parent >= 0 && parent == fdt_path_offset(fdt, "/images");
+}
+
+/* Marker i resized to its file and the file read into it (a `data` of defer: left there). */
+static int fill_mark(struct vfit_fdtbuf *out, struct bypass *b, int i, int defer,
+		     struct vfit_err *e)
+{
+	char name[256];
+	const char *pn;
+	void *dst;
+	int r, fd;
+
+	if (defer && streamable(out->buf, b, i)) {
+		fd = open(b->path[i], O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", b->path[i], strerror(errno));
+		return vfit_fdtbuf_payload(out, b->node[i], b->path[i], fd, 0, b->size[i], e);
+	}
+	if (!fdt_getprop_by_offset(out->buf, b->prop[i], &pn, NULL) || strlen(pn) >= sizeof(name))
+		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: bad property", b->path[i]);
+	strcpy(name, pn);
+	r = fdt_setprop_placeholder(out->buf, b->node[i], name, (int)b->size[i], &dst);
+	if (r)
+		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", b->path[i], fdt_strerror(r));
+	/* dtc pads a value with zeros; the resize left whatever its splice moved there. */
+	memset((char *)dst + b->size[i], 0, (4 - b->size[i] % 4) % 4);
+	return vfit_read_exact(b->path[i], dst, b->size[i], e);
 }
 
 /*
- * Resizes each marker property to its file, first to last (each resize
- * moves only the small markers after it), then reads each file into its
- * place, but for the payload deferred: its room is left untouched.
+ * Resizes each marker property to its file, first to last: each resize
+ * moves only the small markers after it, never a payload before it.
  */
 static int fill_marks(struct vfit_fdtbuf *out, struct bypass *b, int defer, struct vfit_err *e)
 {
-	size_t total = VFIT_FIT_SLACK;
-	char name[256], path[1024];
-	const char *pn;
-	void *dst[BYPASS_MAX];
-	int i, k, next, r, later, keep = -1;
+	size_t total = VFIT_FIT_SLACK, grow;
+	int i, k, next, later;
 	char done[BYPASS_MAX] = { 0 };
 
 	for (i = 0; i < b->n; i++)
@@ -339,47 +336,23 @@ static int fill_marks(struct vfit_fdtbuf *out, struct bypass *b, int defer, stru
 				    b->path[0]);
 	if (vfit_fdtbuf_reserve(out, total))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", b->path[0]);
-	if (defer) {
-		keep = deferrable(out->buf, b);
-		if (keep >= 0 && fdt_get_path(out->buf, b->node[keep], path, sizeof(path)))
-			keep = -1;
-		/* Only the pieces around the room are touched: no 2 MiB page for them. */
-		if (keep >= 0)
-			vfit_smallpages(out->buf, out->cap);
-	}
 	for (k = 0; k < b->n; k++) {
 		next = -1;
 		for (i = 0; i < b->n; i++)
 			if (!done[i] && (next < 0 || b->prop[i] < b->prop[next]))
 				next = i;
 		done[next] = 1;
-		if (!fdt_getprop_by_offset(out->buf, b->prop[next], &pn, NULL) ||
-		    strlen(pn) >= sizeof(name))
-			return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: bad property", b->path[next]);
-		strcpy(name, pn);
-		r = fdt_setprop_placeholder(out->buf, b->node[next], name, (int)b->size[next],
-					    &dst[next]);
-		if (r)
-			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", b->path[next], fdt_strerror(r));
-		/* dtc pads a value with zeros; the resize left whatever its splice moved there. */
-		memset((char *)dst[next] + b->size[next], 0, (4 - b->size[next] % 4) % 4);
+		if (fill_mark(out, b, next, defer, e))
+			return -1;
 		/* What follows moved by the growth: later markers and their nodes. */
+		grow = TAGALIGN(b->size[next]) - MARK_LEN;
 		for (later = 0; later < b->n; later++) {
 			if (done[later])
 				continue;
-			b->prop[later] += (int)(TAGALIGN(b->size[next]) - MARK_LEN);
+			b->prop[later] += (int)grow;
 			if (b->node[later] > b->prop[next])
-				b->node[later] += (int)(TAGALIGN(b->size[next]) - MARK_LEN);
+				b->node[later] += (int)grow;
 		}
-	}
-	for (i = 0; i < b->n; i++) {
-		if (i == keep)
-			r = vfit_deferred_set(out, b->path[i], path, b->size[i]) ?
-			    vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", b->path[i]) : 0;
-		else
-			r = vfit_read_exact(b->path[i], dst[i], b->size[i], e);
-		if (r)
-			return -1;
 	}
 	return 0;
 }
@@ -403,47 +376,61 @@ static void show_errors(FILE *f, const char *tmp, const char *its)
 	}
 }
 
-/* Writes the marker copy into a fresh private directory; the copy's path or NULL. */
-static char *write_copy(const char *copy, const char *text)
+/* The marker copy and the private directory that holds it, both removed on a fatal signal. */
+struct copy {
+	char *dir, *file;
+};
+
+static void remove_copy(struct copy *c)
+{
+	if (c->file) {
+		unlink(c->file);
+		vfit_tmp_drop(c->file);
+	}
+	if (c->dir) {
+		rmdir(c->dir);
+		vfit_tmp_drop(c->dir);
+	}
+	free(c->file);
+	free(c->dir);
+	c->file = c->dir = NULL;
+}
+
+/* Writes the marker copy, named name, into a fresh private directory; 0 or -1. */
+static int write_copy(struct copy *c, const char *name, const char *text)
 {
 	const char *tdir = getenv("TMPDIR");
 	size_t n, tl = strlen(text);
-	char *dir, *path;
 	int fd;
 
 	if (!tdir || !*tdir)
 		tdir = "/tmp";
-	n = strlen(tdir) + strlen(copy) + 32;
-	path = malloc(n);
-	if (!path)
-		return NULL;
-	snprintf(path, n, "%s/vfit-dtc-XXXXXX", tdir);
-	dir = mkdtemp(path);
-	if (!dir) {
-		free(path);
-		return NULL;
+	n = strlen(tdir) + strlen(name) + 32;
+	c->dir = malloc(n);
+	c->file = malloc(n);
+	if (!c->dir || !c->file) {
+		free(c->dir);
+		free(c->file);
+		c->dir = c->file = NULL;
+		return -1;
 	}
-	n = strlen(path);
-	snprintf(path + n, strlen(copy) + 2, "/%s", copy);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	snprintf(c->dir, n, "%s/vfit-dtc-XXXXXX", tdir);
+	if (vfit_tmp_make(c->dir, 1)) {
+		free(c->dir);
+		c->dir = NULL;
+		remove_copy(c);
+		return -1;
+	}
+	snprintf(c->file, n, "%s/%s", c->dir, name);
+	/* Nothing else can be in the private directory: held before it exists. */
+	vfit_tmp_hold(c->file);
+	fd = open(c->file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd >= 0 && write(fd, text, tl) == (ssize_t)tl && !close(fd))
-		return path;
-	if (fd >= 0) {
+		return 0;
+	if (fd >= 0)
 		close(fd);
-		unlink(path);
-	}
-	path[n] = 0;
-	rmdir(path);
-	free(path);
-	return NULL;
-}
-
-static void remove_copy(char *path)
-{
-	unlink(path);
-	*strrchr(path, '/') = 0;
-	rmdir(path);
-	free(path);
+	remove_copy(c);
+	return -1;
 }
 
 static int compile_bypass(const char *its, const char *text, const char *dtc_opts,
@@ -452,7 +439,8 @@ static int compile_bypass(const char *its, const char *text, const char *dtc_opt
 	const char *slash = strrchr(its, '/');
 	struct vfit_err quiet = { 0 };
 	struct vfit_dtc_cmd cmd = { 0 };
-	char *copy = NULL, *data = NULL, dir[PATH_MAX];
+	struct copy copy = { NULL, NULL };
+	char *data = NULL, dir[PATH_MAX];
 	FILE *errf = tmpfile();
 	size_t len = 0;
 	int r = 1;
@@ -460,8 +448,8 @@ static int compile_bypass(const char *its, const char *text, const char *dtc_opt
 	/* dtc searches the .its's own directory first for its /incbin/ paths. */
 	if (vfit_dirname(its, dir, sizeof(dir)) || !errf)
 		goto out;
-	copy = write_copy(slash ? slash + 1 : its, text);
-	if (!copy || vfit_dtc_cmd_make(&cmd, dtc_opts, dir, copy, &quiet) || cmd.depfile)
+	if (write_copy(&copy, slash ? slash + 1 : its, text) ||
+	    vfit_dtc_cmd_make(&cmd, dtc_opts, dir, copy.file, &quiet) || cmd.depfile)
 		goto out;
 	r = vfit_dtc_run(its, &cmd, fileno(errf), &data, &len, &quiet) ? 1 : 0;
 	if (r || vfit_fdtbuf_adopt(out, data, len, len + VFIT_FIT_SLACK, its, &quiet) ||
@@ -470,13 +458,12 @@ static int compile_bypass(const char *its, const char *text, const char *dtc_opt
 		r = 1;
 		goto out;
 	}
-	show_errors(errf, copy, its);
+	show_errors(errf, copy.file, its);
 	r = fill_marks(out, b, defer, e);
 	if (r)
 		vfit_fdtbuf_free(out);
 out:
-	if (copy)
-		remove_copy(copy);
+	remove_copy(&copy);
 	vfit_dtc_cmd_free(&cmd);
 	if (errf)
 		fclose(errf);

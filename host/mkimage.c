@@ -20,10 +20,9 @@
  * size when the key node fits in its free space and otherwise grows by
  * exactly what the key needs; its contents are mkimage's, byte for byte.
  */
-#include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <libfdt.h>
 
@@ -34,14 +33,17 @@
 #define DEFAULT_DTC_OPTS "-I dts -O dtb -p 500"
 #define DTB_SLACK (64 * 1024)
 
-static int load_source(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct vfit_err *e)
+/* *imported: -F of a FIT whose data was external (imported as U-Boot HEAD does). */
+static int load_source(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, int *imported,
+		       struct vfit_err *e)
 {
+	*imported = 0;
 	if (m->auto_fit)
 		return vfit_its_auto(m, fit, e);
 	if (m->its)
 		return vfit_its_compile(m->its, m->dtc_opts ? m->dtc_opts : DEFAULT_DTC_OPTS, 1,
 					fit, e);
-	return vfit_ext_load(m->out, fit, e);
+	return vfit_ext_load(m->out, fit, imported, e);
 }
 
 /* The -K DTB, with its file size and original totalsize (mkimage's sizes). */
@@ -81,81 +83,49 @@ static int finish_sizes(struct vfit_fdtbuf *fit, size_t packed, struct vfit_fdtb
 	return dtb ? vfit_fdtbuf_set_size(dtb, dtb_used > dtb_total ? dtb_used : dtb_total) : 0;
 }
 
-/*
- * The FIT around a payload the image pass already wrote to fd (host/deferred.c):
- * the pieces before and after it.  Should the payload have moved since (a
- * configuration signed before /images grows the tree ahead of it), its
- * bytes are read back from fd into their room and the whole FIT written.
- */
-static int write_around(struct vfit_out *fo, int fd, struct vfit_fdtbuf *fit, struct vfit_err *e)
-{
-	char *room = vfit_deferred_room(fit);
-	size_t total = fdt_totalsize(fit->buf), at;
-	struct vfit_seg seg[2];
-
-	if (!room) {
-		close(fd);
-		vfit_out_discard(fo);
-		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s: data changed size", fit->def->file,
-				    fit->def->node);
-	}
-	at = (size_t)(room - fit->buf);
-	seg[0].off = 0;
-	seg[0].p = fit->buf;
-	seg[0].len = at;
-	seg[1].off = at + fit->def->size;
-	seg[1].p = room + fit->def->size;
-	seg[1].len = total - (at + fit->def->size);
-	if (at == fit->def->at)
-		return vfit_out_write_fd(fo, fd, seg, 2, total, e);
-	if (vfit_read_full(fd, room, fit->def->size, fit->def->at)) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: read: %s", fo->path, strerror(errno));
-		close(fd);
-		vfit_out_discard(fo);
-		return -1;
-	}
-	seg[0].len = total;
-	return vfit_out_write_fd(fo, fd, seg, 1, total, e);
-}
-
-/* fd: the FIT's temporary file when already open (fo), else -1; closed here either way. */
-static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, struct vfit_fdtbuf *dtb,
-			 struct vfit_out *fo, int fd, struct vfit_err *e)
+/* The FIT (-E: its FDT and payloads), then the -K DTB, each a temporary file until both are. */
+static int write_outputs(struct vfit_mkimage *m, struct vfit_fdtbuf *fit, int imported,
+			 struct vfit_fdtbuf *dtb, struct vfit_err *e)
 {
 	struct vfit_ext_layout lay = { .nseg = 0 };
-	struct vfit_out ko = { 0 };
-	struct vfit_seg one;
-	int r = -1;
+	struct vfit_out fo = { 0 }, ko = { 0 };
+	struct vfit_seg *seg = NULL, one;
+	int nseg = 0, r = -1;
 
-	one.off = 0;
-	one.p = fit->buf;
-	one.len = fdt_totalsize(fit->buf);
-	if (fit->def && fit->def->at != UINT64_MAX) {
-		r = write_around(fo, fd, fit, e);
-	} else if (fd >= 0) {
-		r = vfit_out_write_fd(fo, fd, &one, 1, one.len, e);
-	} else if (m->external) {
-		if (vfit_ext_extract(m->out, fit->buf, m->align, m->position, &lay, e))
+	if (m->external) {
+		if (vfit_ext_extract(m->out, fit, m->align, m->position, imported, &lay, e))
 			return -1;
-		r = vfit_out_write(fo, m->out, lay.seg, lay.nseg, lay.size, e);
+		/* Built, as mkimage builds it; but a device with U-Boot's default refuses it. */
+		if (lay.size > VFIT_SIGNATURE_MAX_SIZE)
+			fprintf(stderr, "vfit: mkimage: warning: %s: external data ends at byte %llu, "
+				"past %u: U-Boot HEAD loads it only with CONFIG_FIT_SIGNATURE_MAX_SIZE "
+				"raised\n", m->out, (unsigned long long)lay.size,
+				VFIT_SIGNATURE_MAX_SIZE);
+		r = vfit_out_write(&fo, m->out, lay.seg, lay.nseg, lay.size, e);
+	} else if (vfit_fdtbuf_segs(fit, fdt_totalsize(fit->buf), &seg, &nseg)) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", m->out);
 	} else {
-		r = vfit_out_write(fo, m->out, &one, 1, one.len, e);
+		r = vfit_out_write(&fo, m->out, seg, nseg, fdt_totalsize(fit->buf), e);
+	}
+	free(seg);
+	vfit_ext_layout_free(&lay);
+	/* The bytes copied from each payload's file are the bytes hashed from it. */
+	if (!r && vfit_payloads_same(fit, e)) {
+		vfit_out_discard(&fo);
+		r = -1;
 	}
 	if (!r && dtb) {
-		one.off = 0;
-		one.p = dtb->buf;
-		one.len = fdt_totalsize(dtb->buf);
+		one = (struct vfit_seg){ 0, dtb->buf, fdt_totalsize(dtb->buf), -1, 0 };
 		r = vfit_out_write(&ko, m->keydest, &one, 1, one.len, e);
 		if (r)
-			vfit_out_discard(fo);
+			vfit_out_discard(&fo);
 	}
 	if (!r)
-		r = vfit_out_commit(fo, e);
+		r = vfit_out_commit(&fo, e);
 	if (!r && dtb)
 		r = vfit_out_commit(&ko, e);
 	else if (dtb)
 		vfit_out_discard(&ko);
-	vfit_ext_layout_free(&lay);
 	return r;
 }
 
@@ -254,37 +224,61 @@ static int will_cipher(const struct vfit_mkimage *m, const void *fit)
 	return 0;
 }
 
+/* Whether an image has a dm-verity node (its hash tree is built from the data in memory). */
+static int has_verity(const void *fit)
+{
+	int img;
+
+	fdt_for_each_subnode(img, fit, fdt_path_offset(fit, "/images"))
+		if (fdt_subnode_offset(fit, img, "dm-verity") >= 0)
+			return 1;
+	return 0;
+}
+
 int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 {
 	struct vfit_fdtbuf fit = { 0 }, dtb = { 0 }, *keydtb = NULL;
-	struct vfit_out fo = { 0 };
 	struct vfit_signer *s = NULL;
-	int fd = -1;
 	size_t packed, dtb_file = 0, dtb_total = 0;
 	/* Errors in the tree name the source the user wrote. */
 	const char *name = m->its ? m->its : m->out;
 	uint32_t ts, *tsp = NULL;
-	int r = -1;
+	int r = -1, imported;
 
 	m->signed_conf[0] = m->key_node[0] = 0;
+	/*
+	 * Big blocks always mapped (glibc raises the threshold after freeing
+	 * one): realloc() of the FIT's buffer then remaps it, never copying
+	 * the rooms of the payloads left in their files (host/fdtbuf.c).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	/*
 	 * mkimage edits the -K DTB in place: a read-only one is refused, never
 	 * replaced.  (It renames a new FIT over the old one, as vfit does.)
 	 */
 	if (m->keydest && vfit_check_writable(m->keydest, e))
 		return -1;
-	if (load_source(m, &fit, e))
+	if (load_source(m, &fit, &imported, e))
 		return -1;
-	/* mkimage packs here; the free space after it is ours to grow into. */
+	/*
+	 * mkimage packs here; the free space after it is ours to grow into
+	 * (totalsize is the buffer's; finish_sizes() zeroes what is written).
+	 */
 	packed = vfit_fdt_used(fit.buf);
-	if (vfit_fdtbuf_set_size(&fit, fit.cap) ||
-	    vfit_fit_precheck(name, fit.buf, VFIT_FIT_ALLOW_AT, e) || check_at(name, fit.buf, m, e))
+	if (vfit_fit_precheck(name, fit.buf, VFIT_FIT_ALLOW_AT, e) || check_at(name, fit.buf, m, e))
 		goto out;
 	s = vfit_signer_new(m);
 	if (!s) {
 		vfit_err_set(e, VFIT_EXIT_USAGE, "out of memory");
 		goto out;
 	}
+	/*
+	 * Payloads stay in their files (host/fdtbuf.c) unless encryption or a
+	 * dm-verity tree needs the bytes in memory.
+	 */
+	if (fit.npl && (will_cipher(m, fit.buf) || has_verity(fit.buf)) &&
+	    vfit_payloads_fill(&fit, e))
+		goto out;
 	if (check_touch(m, s, fit.buf, e) || vfit_verity_images(name, &fit, m->external, e))
 		goto out;
 	/* mkimage opens (and grows) the -K DTB even when it signs nothing. */
@@ -294,21 +288,8 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 		keydtb = &dtb;
 	}
 	/*
-	 * A payload left in its file (host/deferred.c) is written by the image
-	 * pass straight into the output, opened now; encryption and -E need
-	 * it in memory.
-	 */
-	if (fit.def && (m->external || will_cipher(m, fit.buf)) && vfit_deferred_fill(&fit, e))
-		goto out;
-	if (fit.def) {
-		fd = vfit_out_open(&fo, m->out, e);
-		if (fd < 0)
-			goto out;
-		fit.def->out = fd;
-	}
-	/*
-	 * The timestamp is written with the hash values, so the payloads move
-	 * at most once; but encryption writes its properties after it, as
+	 * The timestamp is written with the hash values, so the tree is
+	 * rebuilt once; but encryption writes its properties after it, as
 	 * mkimage does, so a FIT with images to encrypt gets it now.
 	 */
 	if (m->its || m->auto_fit || m->touch) {
@@ -325,25 +306,19 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	}
 	if (vfit_preload_mkimage_key(m->keydir, keydtb, e) ||
 	    vfit_cipher_images(name, &fit, m->keydir, keydtb, e) ||
-	    vfit_fit_hash_images(name, &fit, tsp, s, keydtb, m->out, e) ||
-	    vfit_fit_sign_confs(name, &fit, s, keydtb, e))
+	    vfit_fit_hash_images(name, &fit, tsp, s, keydtb, e) ||
+	    vfit_fit_sign_confs(name, &fit, m->external, s, keydtb, e))
 		goto out;
 	if (finish_sizes(&fit, packed, keydtb, dtb_total, dtb_file)) {
 		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", name);
 		goto out;
 	}
-	r = write_outputs(m, &fit, keydtb, &fo, fd, e);
-	fd = -1;
-	if (r)
+	if (write_outputs(m, &fit, imported, keydtb, e))
 		goto out;
 	snprintf(m->signed_conf, sizeof(m->signed_conf), "%s", vfit_signer_last_conf(s));
 	snprintf(m->key_node, sizeof(m->key_node), "%s", vfit_signer_last_key(s));
 	r = 0;
 out:
-	if (fd >= 0) {
-		close(fd);
-		vfit_out_discard(&fo);
-	}
 	vfit_signer_free(s);
 	vfit_fdtbuf_free(&fit);
 	vfit_fdtbuf_free(&dtb);

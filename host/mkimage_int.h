@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "vfit-host/host.h"
@@ -43,16 +44,30 @@ int vfit_check_writable(const char *path, struct vfit_err *e);
 int vfit_read_full(int fd, void *p, size_t n, uint64_t off);
 /* Writes all n bytes at offset off (pwrite, retried); 0 or -1 with errno. */
 int vfit_write_full(int fd, const void *p, size_t n, uint64_t off);
+/* Reads exactly size bytes of path into dst (the file must not have changed size). */
+int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err *e);
+/*
+ * The buffer a payload streams through (its hash on the way to a FIT,
+ * the sparse verify's hash): small enough to stay in the L2 cache
+ * between the read and the hash.
+ */
+#define VFIT_IO_PIECE (256u * 1024)
 /* The directory part of path ("." when none, "/" for the root); -1 if it does not fit. */
 int vfit_dirname(const char *path, char *dir, size_t size);
 /* fsync of the directory holding path, so a rename or link in it survives a power cut. */
 int vfit_sync_dir(const char *path);
 
-/* One piece of an output file: len bytes from p at file offset off. */
+/*
+ * One piece of an output file: len bytes at file offset off, from memory
+ * at p or, when p is NULL, from the file fd at offset from (copied by the
+ * kernel, never through this process's memory).
+ */
 struct vfit_seg {
 	uint64_t off;
 	const void *p;
 	size_t len;
+	int fd;
+	uint64_t from;
 };
 
 /*
@@ -75,6 +90,9 @@ struct vfit_seg {
  * durable(arg), when set, runs after each step that a power cut cannot
  * undo (the temporary file on disk, then the new name on disk): the
  * simulator counts them to cut power after any one.
+ *
+ * A uniquely named temporary file is removed when SIGINT, SIGTERM or
+ * SIGHUP ends the process before the commit (vfit_tmp_hold()).
  */
 struct vfit_out {
 	char *path;
@@ -105,31 +123,71 @@ int vfit_out_file(struct vfit_out *o, const char *path, const void *data, size_t
 		  struct vfit_err *e);
 
 /*
- * An FDT in a malloc'ed buffer in libfdt's read-write layout (header,
- * reservation map, structure, strings, free space).  Writes through
- * vfit_fdt_setprop() grow the buffer instead of failing with NOSPACE;
- * node offsets stay valid across growth.  A buffer that grows from small
- * to big (a payload about to be read into it) gets head room: then
- * vfit_edits_apply() can make room at the front of the blob (the root
- * timestamp) by moving what is before the payload down, not the payload up.
+ * Temporary paths removed if a signal (SIGINT, SIGTERM, SIGHUP) ends the
+ * process while they exist, most recent first (a directory after its
+ * files).  vfit_tmp_make() is mkstemp() (returning the descriptor) or,
+ * with dir, mkdtemp() (returning 0) of tmpl, holding the result;
+ * vfit_tmp_hold() holds a path about to be created in a private
+ * directory; vfit_tmp_drop() after removing or renaming it.  The path's
+ * storage (compared by address) must live until it is dropped.
  */
-struct vfit_deferred;
+int vfit_tmp_make(char *tmpl, int dir);
+int vfit_tmp_hold(const char *path);
+void vfit_tmp_drop(const char *path);
+
+/* ---- FDT buffers and the payloads left in their files (host/fdtbuf.c) ---- */
+
+/*
+ * A payload left in its file: the `data` of the image node at path node,
+ * size bytes of the file fd from offset from.  Its room in the tree has
+ * its length but is never written nor read, so none of it is faulted in,
+ * whatever the number, order and sizes of the payloads: the image pass
+ * hashes it from the file (vfit_payload_read()), the writer has the
+ * kernel copy it from the file into the output (vfit_fdtbuf_segs()), and
+ * what needs the bytes in memory (encryption, dm-verity, a libfdt write
+ * that moves what follows it) reads every payload into its room first
+ * (vfit_payloads_fill()).  The file is held open from the start, so the
+ * bytes hashed and the bytes copied are one file's; vfit_payloads_same()
+ * checks after the copy that nothing wrote to it meanwhile.
+ */
+struct vfit_payload {
+	char *node;
+	char *file;      /* as named, for messages */
+	int fd;
+	uint64_t from;
+	size_t size;
+	struct stat st;  /* when it was taken */
+};
+
+/* Payloads of at least this size stay in their files (smaller ones are read with the tree). */
+#define VFIT_PAYLOAD_MIN (1u << 20)
+
+/*
+ * An FDT in a malloc'ed buffer in libfdt's read-write layout (header,
+ * reservation map, structure, strings, free space), with the payloads
+ * still in their files.  Writes through vfit_fdt_setprop() grow the
+ * buffer instead of failing with NOSPACE; node offsets stay valid across
+ * growth.  A buffer that grows from small to big (a payload about to be
+ * read into it) gets head room: then vfit_edits_apply() can make room at
+ * the front of the blob (the root timestamp) by moving what is before the
+ * payload down, not the payload up.
+ */
 struct vfit_fdtbuf {
 	char *buf;
 	size_t cap;
 	size_t head;    /* spare bytes allocated before buf (the block starts at buf - head) */
-	struct vfit_deferred *def;      /* a payload still in its file, or NULL */
+	struct vfit_payload *pl;   /* payloads still in their files, in structure order */
+	int npl;
 };
 /* Head room a small buffer gets when it grows big: what writes at the front need. */
 #define VFIT_FDTBUF_HEAD 4096
-/* Asks for 4 KiB pages over [p, p + len): memory that will mostly stay untouched. */
-void vfit_smallpages(void *p, size_t len);
 /* vfit_fdt_check() of a device tree read from file, as one error line (status 1). */
 int vfit_fdt_valid(const char *file, const void *fdt, size_t len, struct vfit_err *e);
 /* Takes ownership of data (len bytes used, cap allocated); checks and lays it out. */
 int vfit_fdtbuf_adopt(struct vfit_fdtbuf *b, char *data, size_t len, size_t cap,
 		      const char *file, struct vfit_err *e);
 int vfit_fdtbuf_reserve(struct vfit_fdtbuf *b, size_t more);
+/* fdt_setprop() that grows the buffer; payloads still in their files are read in first. */
 int vfit_fdt_setprop(struct vfit_fdtbuf *b, int node, const char *name, const void *val,
 		     size_t len);
 int vfit_fdt_setprop_str(struct vfit_fdtbuf *b, int node, const char *name, const char *s);
@@ -146,7 +204,34 @@ int vfit_fdt_subnode(void *fdt, int parent, const char *name);
 size_t vfit_fdt_used(const void *fdt);
 /* Sets totalsize to size (>= used), zero-filling the free space up to it. */
 int vfit_fdtbuf_set_size(struct vfit_fdtbuf *b, size_t size);
+/* Frees the buffer and closes the payloads' files. */
 void vfit_fdtbuf_free(struct vfit_fdtbuf *b);
+
+/*
+ * Makes node's `data` (added, or resized from what it is) size bytes of
+ * room for the payload at offset from of the open file fd, which b now
+ * owns (closed here on failure).  Payloads are added in structure order:
+ * each resize moves only what follows it, never an earlier room.
+ */
+int vfit_fdtbuf_payload(struct vfit_fdtbuf *b, int node, const char *file, int fd,
+			uint64_t from, size_t size, struct vfit_err *e);
+/* The payload whose room is data (a `data` value in b->buf), or NULL. */
+const struct vfit_payload *vfit_fdtbuf_payload_at(const struct vfit_fdtbuf *b, const void *data);
+/* Reads the payload once, in pieces, each to eat(). */
+int vfit_payload_read(const struct vfit_payload *p,
+		      void (*eat)(void *arg, const uint8_t *p, size_t n), void *arg,
+		      struct vfit_err *e);
+/* Reads every payload into its room and forgets them: b is then an FDT like any other. */
+int vfit_payloads_fill(struct vfit_fdtbuf *b, struct vfit_err *e);
+/* Each payload's file as it was when taken (status 2, the file named, if not). */
+int vfit_payloads_same(const struct vfit_fdtbuf *b, struct vfit_err *e);
+/*
+ * The bytes [0, size) of b as output segments: the buffer's, with each
+ * room taken from its file.  *seg is malloc'ed; -1 if out of memory.
+ */
+int vfit_fdtbuf_segs(const struct vfit_fdtbuf *b, size_t size, struct vfit_seg **seg, int *n);
+/* The rooms' offsets in b->buf, sorted: start[i], end[i]; their count, or -1 if one is lost. */
+int vfit_fdtbuf_rooms(const struct vfit_fdtbuf *b, size_t *start, size_t *end);
 
 /* ---- property writes in one pass (host/fdtedit.c) --------------------------- */
 
@@ -189,8 +274,8 @@ int vfit_fit_index_path(const struct vfit_fit_index *ix, int off, char *buf, siz
 
 /*
  * The .its compiled as mkimage does (host/its.c), dtc run without a shell.
- * With defer, the largest /incbin/ image payload may stay in its file
- * (out->def, host/deferred.c); without, every byte is in out->buf.
+ * With defer, /incbin/ image payloads of VFIT_PAYLOAD_MIN or more stay in
+ * their files (out->pl); without, every byte is in out->buf.
  */
 int vfit_its_compile(const char *its, const char *dtc_opts, int defer, struct vfit_fdtbuf *out,
 		     struct vfit_err *e);
@@ -213,48 +298,6 @@ int vfit_dtc_run(const char *what, const struct vfit_dtc_cmd *c, int errfd, char
  */
 int vfit_incbin_compile(const char *its, const char *src, size_t len, const char *dtc_opts,
 			int defer, struct vfit_fdtbuf *out, struct vfit_err *e);
-/* Reads exactly size bytes of path into dst (the file must not have changed size). */
-int vfit_read_exact(const char *path, uint8_t *dst, size_t size, struct vfit_err *e);
-
-/*
- * A payload left in its file (host/deferred.c).  The bypass compiles an
- * /incbin/ image payload as room of its size in the buffer and leaves
- * the bytes where they are; the image pass then reads them once through
- * a small buffer, hashing each piece and writing it straight to its
- * final place in the output file: the payload is never held in memory,
- * and the room, never touched, is never faulted in (nor zeroed by the
- * kernel).  Any step that needs the bytes in memory (encryption, -E, an
- * image signature) fills the room first, as without the deferral.
- */
-/*
- * The buffer a payload streams through (vfit_deferred_stream(), the
- * sparse verify's hash): small enough to stay in the L2 cache between
- * the read, the hash and the write.
- */
-#define VFIT_IO_PIECE (256u * 1024)
-
-struct vfit_deferred {
-	char *file;      /* where the bytes are */
-	char *node;      /* path of the image node whose `data` they are */
-	size_t size;
-	int out;         /* the output's temporary file, for vfit_deferred_stream() */
-	uint64_t at;     /* where they were written in it; UINT64_MAX until then */
-};
-/* Records a deferred payload: `data` of the node at path, size bytes of file. */
-int vfit_deferred_set(struct vfit_fdtbuf *b, const char *file, const char *node, size_t size);
-/* The room in b->buf (b->def->size bytes), or NULL if the tree lost it. */
-char *vfit_deferred_room(const struct vfit_fdtbuf *b);
-/* Reads the payload into its room (and forgets the deferral). */
-int vfit_deferred_fill(struct vfit_fdtbuf *b, struct vfit_err *e);
-/*
- * Reads the payload once, in pieces: each goes to eat() and is written to
- * b->def->out at the room's offset in b->buf (which must be final).
- */
-int vfit_deferred_stream(struct vfit_fdtbuf *b, const char *out_name,
-			 void (*eat)(void *arg, const uint8_t *p, size_t n), void *arg,
-			 struct vfit_err *e);
-void vfit_deferred_free(struct vfit_fdtbuf *b);
-
 /* The FIT `mkimage -f auto` / `-f auto-conf` generates. */
 int vfit_its_auto(const struct vfit_mkimage *m, struct vfit_fdtbuf *out, struct vfit_err *e);
 
@@ -291,10 +334,13 @@ void vfit_fit_print_image(FILE *f, const void *fit, int node, int idx);
 
 /*
  * Loads the FIT at path for -F: its FDT, with every data-offset or
- * data-position payload (after the FDT) read straight into a `data`
- * property, each byte read once.
+ * data-position payload (after the FDT) made a `data` property; payloads
+ * of VFIT_PAYLOAD_MIN or more, embedded or external, stay in the file
+ * (host/fdtbuf.c), the others are read once.  *imported: whether any
+ * data was external.
  */
-int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, struct vfit_err *e);
+int vfit_ext_load(const char *path, struct vfit_fdtbuf *out, int *imported,
+		  struct vfit_err *e);
 
 /* The layout -E produces: the packed FDT plus payload segments. */
 struct vfit_ext_layout {
@@ -303,9 +349,23 @@ struct vfit_ext_layout {
 	int nseg;
 	uint64_t size;           /* file size */
 };
-int vfit_ext_extract(const char *name, const void *fit, uint32_t align, int64_t position,
-		     struct vfit_ext_layout *lay, struct vfit_err *e);
+/*
+ * Payloads still in their files become segments copied from them.  The
+ * FDT's padding to its aligned size is what mkimage 2023.01 leaves there
+ * (vfit_ext_pad()), or with zero_pad zeros, as U-Boot HEAD writes (for a
+ * FIT whose external data came in as HEAD imports it, -F).
+ */
+int vfit_ext_extract(const char *name, const struct vfit_fdtbuf *fit, uint32_t align,
+		     int64_t position, int zero_pad, struct vfit_ext_layout *lay,
+		     struct vfit_err *e);
 void vfit_ext_layout_free(struct vfit_ext_layout *lay);
+/*
+ * The bytes [from, to) past the packed end of the external FIT's FDT, as
+ * mkimage 2023.01 leaves them there (host/extdata_pad.c): fit is the
+ * signed FIT with its data, from the FDT's packed size, to its aligned one.
+ */
+int vfit_ext_pad(const struct vfit_fdtbuf *fit, int64_t position, uint32_t align, uint8_t *pad,
+		 size_t from, size_t to);
 
 /* ---- checks, hashes and signatures ---------------------------------------- */
 
@@ -324,12 +384,11 @@ int vfit_signer_active(const struct vfit_signer *s);
 
 /*
  * The root timestamp (unless ts is NULL), then every image: hash* values
- * and (with keys) signature* nodes, in node order.  A deferred payload
- * (fit->def) is written to the output file (out names it) on the way.
+ * and (with keys) signature* nodes, in node order.  A payload still in
+ * its file is hashed from it.
  */
 int vfit_fit_hash_images(const char *name, struct vfit_fdtbuf *fit, const uint32_t *ts,
-			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, const char *out,
-			 struct vfit_err *e);
+			 struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 /*
  * Signs one image signature node of fit given the payload digest
  * (host/sign.c); its properties are recorded in ed.
@@ -340,9 +399,12 @@ int vfit_sign_image_node(struct vfit_signer *s, const char *name, const void *fi
 /* Hash algorithm of a signature node's algo (after -o); INVALID + error if bad. */
 enum vfit_hash vfit_sign_node_hash(const struct vfit_signer *s, const char *name,
 				   const void *fit, int node, struct vfit_err *e);
-/* Every configuration signature* node. */
-int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, struct vfit_signer *s,
-			struct vfit_fdtbuf *keydtb, struct vfit_err *e);
+/*
+ * Every configuration signature* node.  external: the data will move out
+ * of the FDT (-E), so the FIT the device checks is the FDT without it.
+ */
+int vfit_fit_sign_confs(const char *name, struct vfit_fdtbuf *fit, int external,
+			struct vfit_signer *s, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 /* Last signed configuration node path ("" if none), for mkimage's closing lines. */
 const char *vfit_signer_last_conf(const struct vfit_signer *s);
 const char *vfit_signer_last_key(const struct vfit_signer *s);

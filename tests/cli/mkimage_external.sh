@@ -81,4 +81,29 @@ fdtput -d nosize.fit /images/kernel data-size
 tail -c +$((t + 1)) e.fit >> nosize.fit
 status 1 "data-size missing" "$VFIT" mkimage -q -F nosize.fit
 contains "size: names the node" "$T/.out" "nosize.fit: /images/kernel: data-size missing"
+
+# A 256 MiB kernel (sparse: cheap to make, hash and copy; issue 29 item 11).
+# Signed and embedded, the FIT is past the 256 MiB in which U-Boot checks
+# signatures: refused, naming the limit and -E.  With -E the FDT is what
+# the device checks: built, as Debian's mkimage builds it, with a warning
+# that U-Boot HEAD bounds external data by the same limit (so does vfit
+# verify, built with U-Boot's default).  Unsigned and embedded: built.
+truncate -s 256M k256.bin
+fit_its -d big -k k256.bin -f "" -c sha256,rsa2048:dev > k256.its
+cp nosig.dtb big.dtb
+status 1 "256 MiB, signed, embedded: refused" "$VFIT" mkimage -q -f k256.its -k keys k256.fit
+contains "256 MiB: the limit and -E named" "$T/.out" \
+	"k256.its: the FIT is [0-9]+ bytes, more than the 268435456 .*CONFIG_FIT_SIGNATURE_MAX_SIZE.*with -E$"
+status 1 "256 MiB: nothing written" test -e k256.fit
+ok "256 MiB, signed, -E: built" "$VFIT" mkimage -q -E -f k256.its -k keys -K big.dtb -r k256e.fit
+contains "256 MiB -E: U-Boot HEAD's bound named" "$T/.out" \
+	"warning: k256e.fit: external data ends at byte [0-9]+, past 268435456: .*CONFIG_FIT_SIGNATURE_MAX_SIZE raised"
+t=$(total k256e.fit)
+status 0 "256 MiB -E: the data after the FDT" test "$(wc -c < k256e.fit)" = $((t + 268435456))
+ok "256 MiB -E: the payload's holes stay holes" test "$(du -k k256e.fit | cut -f1)" -lt 1024
+status 1 "256 MiB -E: vfit verify refuses it as U-Boot HEAD does" "$VFIT" verify -f k256e.fit -k big.dtb
+contains "256 MiB -E: out of bounds" "$T/.out" "external data is out of bounds"
+fit_its -d big -k k256.bin -f "" > k256u.its
+ok "256 MiB, unsigned, embedded: built" "$VFIT" mkimage -q -f k256u.its k256u.fit
+status 0 "256 MiB, embedded: the FDT holds the payload" test "$(total k256u.fit)" -gt 268435456
 finish

@@ -104,7 +104,7 @@ static int same_blob(const char *a, const char *b)
 static void one_sequence(int round, int writes)
 {
 	char *orig = make_fit(), *ref = malloc(CAP);
-	struct vfit_fdtbuf fit = { malloc(CAP), CAP, 0, NULL };
+	struct vfit_fdtbuf fit = { malloc(CAP), CAP, 0, NULL, 0 };
 	struct vfit_edits *ed;
 	int node[NPATHS], w;
 	size_t i, p;
@@ -142,7 +142,7 @@ static void one_sequence(int round, int writes)
 static void refusals(void)
 {
 	char *orig = make_fit();
-	struct vfit_fdtbuf fit = { orig, CAP, 0, NULL }, other = { NULL, 0, 0, NULL };
+	struct vfit_fdtbuf fit = { orig, CAP, 0, NULL, 0 }, other = { NULL, 0, 0, NULL, 0 };
 	struct vfit_edits *ed = vfit_edits_new(fit.buf);
 	int hash = fdt_path_offset(orig, "/images/kernel/hash-1");
 
