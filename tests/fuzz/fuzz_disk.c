@@ -139,7 +139,7 @@ static void confirm(const uint8_t *in, size_t len)
 	uint8_t *b = block(in, len, len);
 	struct vfit_confirm c;
 
-	if (vfit_confirm_decode(b, (uint32_t)len, &c) == VFIT_DISK_OK && c.slot > 1)
+	if (vfit_confirm_decode(b, (uint32_t)len, &c) == VFIT_DISK_OK && c.slot > 2)
 		abort();
 	free(b);
 }

@@ -817,6 +817,7 @@ static void test_second_pass(struct dev *d)
 	CHECK(st.status[0] == VFIT_SLOT_GOOD && !st.failed[0] && st.booted == 0, "slot A good again");
 
 	/* Recovery confirms its own image: its counter moves to its index. */
+	dev_free(d);
 	dev_factory(d);
 	blob_set(&d->stage[0][1], bad.p, bad.n);
 	blob_set(&d->stage[1][1], bad.p, bad.n);
@@ -847,6 +848,7 @@ static void test_second_pass(struct dev *d)
 	      "and the OS confirms it");
 
 	/* A good slot whose boot record cannot be written does not run. */
+	dev_free(d);
 	dev_factory(d);
 	d->state_broken = true;
 	CHECK(boot(d) == VFIT_BOOT_HALT && rep.why == VFIT_WHY_STATE_WRITE && !find(VFIT_EV_START, 0) &&
