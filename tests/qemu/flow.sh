@@ -165,14 +165,14 @@ for arch in arm64 arm; do
 	"$VFIT" disk update --rom "$Q/$arch/rom.dtb" "$T/d.img" "$T/new.fit" >/dev/null 2>&1
 	is "second update accepted" 0 $?
 	boot trial-again $arch "$T/d.img" 0 slot-b2 "^   slot B is on trial: 2 attempts left" \
-		"^vfit-stage: ignoring the OS's confirmation of slot A at state [0-9]+: the state is now [0-9]+$"
+		"^request: ignored, made at state [0-9]+, the state is now [0-9]+$"
 	lacks "$arch: a stale confirmation confirms nothing" "$T/trial-again.log" "^mark-good:"
 	"$VFIT" disk mark-good "$T/d.img" >"$T/mg.out" 2>&1
 	is "mark-good asked" 0 $?
 	contains "mark-good names the slot" "$T/mg.out" "^mark-good: slot B \(booted at state [0-9]+\)"
 	"$VFIT" disk info "$T/d.img" >"$T/info.out"
 	contains "confirmation pending" "$T/info.out" "^confirmation: slot B at state [0-9]+, pending"
-	boot confirmed $arch "$T/d.img" 0 slot-b2 "^vfit-stage: the OS confirmed slot B$" \
+	boot confirmed $arch "$T/d.img" 0 slot-b2 "^request: the OS asked at state [0-9]+ to confirm slot B$" \
 		"^   Rollback counter 'kernel': 0 -> 2$" "^mark-good: confirmed good: slot B$"
 	"$VFIT" disk info "$T/d.img" >"$T/info.out"
 	contains "counter advanced on the device" "$T/info.out" '^  kernel = 2$'
