@@ -40,7 +40,9 @@
 #   VFIT_SRC_DISK      the boot disk (GPT, slots, records, counters)
 #   VFIT_SRC_TPM       TPM 2.0 commands and the event log (the flow's trust state)
 #   VFIT_SRC_BOOT      the boot flow (A/B, chain, rollback, updates, measured boot)
-#   VFIT_SRC           every source of lib/ (the boot flow needs all but pre-load)
+#   VFIT_SRC_NET       DHCP and a TFTP read of one file over a port's Ethernet device
+#                      (network recovery; needs nothing else of lib/)
+#   VFIT_SRC           every source of lib/ (the boot flow needs all but pre-load and net)
 #   VFIT_SRC_ARMV7     optional ARMv7-A SHA-256 assembly (with -DVFIT_SHA256_ARMV7_ASM)
 # The code is freestanding C11 (no heap, no globals) and needs libfdt's
 # headers and functions, and memcpy/memset/memcmp/strlen/strcmp/strchr.
@@ -77,6 +79,7 @@ VFIT_SRC_DECOMP   := $(call vfit_src,lib/decomp/*.c)
 VFIT_SRC_DISK     := $(call vfit_src,lib/disk/*.c)
 VFIT_SRC_TPM      := $(call vfit_src,lib/tpm/*.c)
 VFIT_SRC_BOOT     := $(call vfit_src,lib/boot/*.c)
+VFIT_SRC_NET      := $(call vfit_src,lib/net/*.c)
 VFIT_SRC          := $(call vfit_src,lib/*.c lib/*/*.c)
 VFIT_SRC_ARMV7    := lib/hash/sha256_armv7.S
 

@@ -499,10 +499,15 @@ static enum vfit_io trust_commit(void *plat, bool keep)
 }
 
 static enum vfit_io trust_measure(void *plat, unsigned int pcr, uint32_t type,
-				  const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
-				  size_t len)
+				  const struct vfit_digest_set *d, const void *event, size_t len)
 {
-	return vfit_trust_measure(trust_of(plat), pcr, type, digest, event, len);
+	return vfit_trust_measure(trust_of(plat), pcr, type, d, event, len);
+}
+
+/* A hash for each active PCR bank. */
+static uint32_t trust_measure_hashes(void *plat)
+{
+	return trust_of(plat)->hashes;
 }
 
 static int trust_fail(const struct vfit_trust *t, enum vfit_boot_why w, struct vfit_err *e)
@@ -578,6 +583,7 @@ int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *so
 	o->counter_advance = trust_counter_advance;
 	o->commit = trust_commit;
 	o->measure = trust_measure;
+	o->measure_hashes = trust_measure_hashes;
 	return serve(s, e);
 }
 

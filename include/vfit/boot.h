@@ -140,15 +140,20 @@ struct vfit_boot_ops {
 	 */
 	enum vfit_io (*commit)(void *plat, bool keep);
 	/*
-	 * Measured boot: extends PCR pcr with the SHA-256 digest of what the
-	 * flow starts (computed by the verifier: the images' verified sha256
-	 * hash nodes) and logs event type `type` with event[0..len).  Called
-	 * only once a chain verified and loaded in full, before START; a
-	 * failure stops the boot (VFIT_WHY_MEASURE).  NULL: nothing measured.
+	 * Measured boot: extends PCR pcr with d, the digests of what the flow
+	 * starts, and logs event type `type` with event[0..len).  d holds
+	 * SHA-256 (an image's is its verified sha256 hash node) and the hashes
+	 * measure_hashes asks for (an image's from the verifier's same pass).
+	 * Called only once a chain verified and loaded in full, before START;
+	 * a failure stops the boot (VFIT_WHY_MEASURE).  NULL: nothing measured.
 	 */
 	enum vfit_io (*measure)(void *plat, unsigned int pcr, uint32_t type,
-				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
-				size_t len);
+				const struct vfit_digest_set *d, const void *event, size_t len);
+	/*
+	 * The hashes measure needs besides SHA-256, one for each PCR bank
+	 * (VFIT_HASH_BIT of SHA-1, SHA-384, SHA-512).  NULL: SHA-256 alone.
+	 */
+	uint32_t (*measure_hashes)(void *plat);
 };
 
 /*
@@ -296,7 +301,7 @@ enum vfit_boot_why {
 	VFIT_WHY_TPM_TIMEOUT,     /* the TPM did not answer in time */
 	VFIT_WHY_TPM_GARBAGE,     /* the TPM's response is malformed */
 	VFIT_WHY_TPM_ERROR,       /* the TPM refused a command (response code) */
-	VFIT_WHY_TPM_BANKS,       /* PCR banks other than sha256 alone are active */
+	VFIT_WHY_TPM_BANKS,       /* an active PCR bank this build cannot hash (sm3_256) */
 	VFIT_WHY_NV_MISSING,      /* the trust-state NV index is not defined */
 	VFIT_WHY_NV_ATTRIBUTES,   /* it is defined with other attributes, size or nameAlg */
 	VFIT_WHY_NV_CONTENT,      /* it holds no valid trust state */
@@ -498,11 +503,33 @@ struct vfit_boot_scratch {
 		struct {
 			char prop[VFIT_BOOT_NAME_LEN], name[VFIT_BOOT_NAME_LEN];
 			uint8_t sha256[VFIT_BOOT_DIGEST];
+			struct vfit_digest_set more;   /* the measure_hashes besides SHA-256 */
 		} img[VFIT_MAX_IMAGES];
 		char key[VFIT_BOOT_NAME_LEN];       /* the key that verified the configuration */
 		uint8_t key_sha256[VFIT_BOOT_DIGEST];
+		struct vfit_digest_set key_more;
 		char conf[VFIT_BOOT_NAME_LEN];
 	} meas[VFIT_BOOT_MAX_STAGES];
+	/*
+	 * Measured boot: the verifier's crypto backend with each SHA-256 it
+	 * takes teed into the other banks' hashes, piece by piece in the same
+	 * pass, and what came out of each (boot_measure.c).
+	 */
+	struct vfit_boot_tee {
+		struct vfit_crypto cr;          /* first: the ops find the rest from self */
+		struct vfit_boot_tee_state *st; /* writable: the verifier sees cr as const */
+	} tee;
+	struct vfit_boot_tee_state {
+		const struct vfit_crypto *base;
+		uint32_t more;                  /* the hashes besides SHA-256 */
+		struct vfit_hash_ctx *ctx;      /* the SHA-256 being teed, or NULL */
+		struct vfit_hash_set set;
+		unsigned int n;
+		struct {
+			uint8_t sha256[VFIT_BOOT_DIGEST];
+			struct vfit_digest_set more;
+		} seen[VFIT_MAX_IMAGES + 4];
+	} tee_state;
 	/* What decides what each stage runs (boot_record.c), and the chain's digest of them. */
 	uint8_t stage_digest[VFIT_BOOT_MAX_STAGES][VFIT_BOOT_DIGEST];
 	uint8_t chain[VFIT_BOOT_DIGEST];   /* digest of the last chain walked in full */
@@ -524,6 +551,7 @@ void vfit_boot_report_init(struct vfit_boot_report *r, struct vfit_boot_event *e
 #define vfit_boot_mark_good VFIT_ABI(vfit_boot_mark_good)
 #define vfit_boot_update VFIT_ABI(vfit_boot_update)
 #define vfit_boot_apply_request VFIT_ABI(vfit_boot_apply_request)
+#define vfit_boot_recover VFIT_ABI(vfit_boot_recover)
 
 /*
  * One power-on: selects a slot, verifies its chain stage by stage, loads
@@ -536,6 +564,20 @@ VFIT_MUST_CHECK
 enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 				 const struct vfit_boot_layout *layout,
 				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report);
+
+/*
+ * Recovery alone, as vfit_boot() tries it once no slot verified: the
+ * recovery FIT (read(VFIT_BOOT_OBJ_RECOVERY) -- a port may fetch it from
+ * elsewhere, such as the network), verified with the ROM's key-recovery
+ * alone, its rollback index against the counters, recorded as the chain
+ * booted, measured and started.
+ * Returns VFIT_BOOT_RECOVERY, VFIT_BOOT_HALT or VFIT_BOOT_FAILED.
+ */
+VFIT_MUST_CHECK
+enum vfit_boot_outcome vfit_boot_recover(const struct vfit_boot_ops *ops,
+					 const struct vfit_boot_layout *layout,
+					 struct vfit_boot_scratch *scratch,
+					 struct vfit_boot_report *report);
 
 /*
  * The OS confirms the chain it booted (a slot, or recovery): ends a slot's

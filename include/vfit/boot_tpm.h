@@ -74,6 +74,8 @@ enum vfit_trust_req {
 struct vfit_trust {
 	struct vfit_tpm *tpm;
 	struct vfit_tpm_log *log;      /* NULL: measurements extend the PCRs only */
+	struct vfit_tpm_banks banks;   /* the active PCR banks, */
+	uint32_t hashes;               /* and the hashes that extend them (VFIT_HASH_BIT) */
 	uint32_t index;
 	bool written;                  /* the index holds a trust state (else factory-fresh) */
 	bool staged;                   /* nv differs from what the TPM holds */
@@ -100,8 +102,9 @@ enum vfit_boot_why vfit_trust_required(const void *rom, bool *required);
 
 /*
  * Opens the trust state in a TPM that has just come out of reset:
- * Startup(CLEAR) (already started is fine), the PCR banks (sha256 alone:
- * else TPM_BANKS), the index's public area (missing: NV_MISSING; anything
+ * Startup(CLEAR) (already started is fine), the PCR banks (t->banks,
+ * t->hashes; one this build cannot hash is TPM_BANKS, t->what naming its
+ * algorithm), the index's public area (missing: NV_MISSING; anything
  * but VFIT_TRUST_ATTRS, sha256, VFIT_TRUST_SIZE, no policy:
  * NV_ATTRIBUTES) and its contents, read with the platform's (empty)
  * authorization (NV_CONTENT unless valid; TPM_LOCK when the platform
@@ -146,11 +149,14 @@ enum vfit_io vfit_trust_counter_advance(struct vfit_trust *t, const char *name, 
  */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_commit(struct vfit_trust *t, bool keep);
-/* Extends PCR pcr and logs the event: returns VFIT_IO_OK, or ERROR (t->what). */
+/*
+ * Extends pcr in every active bank with its digest from d and logs the
+ * event: returns VFIT_IO_OK, or ERROR (t->what; nothing extended when d
+ * lacks a bank's digest).
+ */
 VFIT_MUST_CHECK
 enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t type,
-				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
-				size_t len);
+				const struct vfit_digest_set *d, const void *event, size_t len);
 
 /*
  * Gives up platform authorization until the next reset:

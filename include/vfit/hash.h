@@ -143,4 +143,46 @@ enum vfit_hash vfit_hash_lookup(const char *name, size_t len);
 /* Whether the accelerated path for algo exists on this CPU (tests, bench). */
 bool vfit_hash_have_accel(enum vfit_hash algo);
 
+/*
+ * Several hashes of one message in one pass over its bytes: SHA-1, SHA-256,
+ * SHA-384 and SHA-512, any of them (measured boot extends each active PCR
+ * bank with that bank's digest of the same image).  The message is fed to
+ * every hash a piece at a time, each piece while it is in the cache; with
+ * both SHA-384 and SHA-512 the two share each block's message schedule, and
+ * on arm64 run side by side in the two lanes of NEON registers.
+ */
+#define VFIT_HASH_BIT(h) (1u << (h))
+/* Bytes each hash of a set takes at a time: a piece stays in a 32 KiB L1 cache. */
+#define VFIT_HASH_SET_PIECE 8192u
+#define VFIT_HASH_SET_ALL (VFIT_HASH_BIT(VFIT_HASH_SHA1) | VFIT_HASH_BIT(VFIT_HASH_SHA256) | \
+			   VFIT_HASH_BIT(VFIT_HASH_SHA384) | VFIT_HASH_BIT(VFIT_HASH_SHA512))
+
+/* The digests of a hash set (a digest is valid where hashes has its bit). */
+struct vfit_digest_set {
+	uint32_t hashes;
+	uint8_t sha1[20];
+	uint8_t sha256[32];
+	uint8_t sha384[48];
+	uint8_t sha512[64];
+};
+
+struct vfit_hash_set {
+	uint32_t hashes;
+	struct vfit_sha1_ctx sha1;
+	struct vfit_sha256_ctx sha256;
+	struct vfit_sha512_ctx sha384, sha512;
+};
+
+/*
+ * Starts the hashes of `hashes` (VFIT_HASH_BIT of each).  Returns VFIT_OK,
+ * or VFIT_ERR_UNSUPPORTED for none, or one outside VFIT_HASH_SET_ALL or
+ * not built in.
+ */
+VFIT_MUST_CHECK
+enum vfit_result vfit_hash_set_init(struct vfit_hash_set *s, uint32_t hashes);
+void vfit_hash_set_update(struct vfit_hash_set *s, const void *p, size_t n);
+void vfit_hash_set_final(struct vfit_hash_set *s, struct vfit_digest_set *out);
+/* Returns the digest of hash h in d, or NULL when d does not hold it. */
+const uint8_t *vfit_digest_set_get(const struct vfit_digest_set *d, enum vfit_hash h);
+
 #endif

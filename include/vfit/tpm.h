@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "vfit/config.h"
+#include "vfit/hash.h"
 
 /*
  * Command and response buffer: TPM 2.0 MAX_COMMAND_SIZE / MAX_RESPONSE_SIZE
@@ -431,5 +432,55 @@ enum vfit_tpm_result vfit_tpm_measure(struct vfit_tpm *tpm, struct vfit_tpm_log 
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_log_replay(const void *log, size_t len, uint32_t pcr, uint16_t alg,
 					 uint8_t out[VFIT_TPM_MAX_DIGEST], uint32_t *events);
+
+/* ---- banks and the library's hashes ---- */
+
+/* Returns the hash of a bank's algorithm in vfit/hash.h, VFIT_HASH_INVALID for none (sm3_256). */
+enum vfit_hash vfit_tpm_alg_hash(uint16_t alg);
+
+/*
+ * *hashes: the hashes (VFIT_HASH_BIT of each) whose digests extend the
+ * banks of b.  Returns VFIT_TPM_OK, VFIT_TPM_ERR_PARAM, or
+ * VFIT_TPM_ERR_UNSUPPORTED with the algorithm in *alg of a bank this build
+ * cannot hash (sm3_256, or a SHA-2 compiled out): a bank left unextended
+ * is one the OS can forge.
+ */
+VFIT_MUST_CHECK
+enum vfit_tpm_result vfit_tpm_banks_hashes(const struct vfit_tpm_banks *b, uint32_t *hashes,
+					   uint16_t *alg);
+
+/*
+ * d: the digest of every bank of b, taken from s.  Returns VFIT_TPM_OK,
+ * VFIT_TPM_ERR_PARAM, or VFIT_TPM_ERR_UNSUPPORTED when s lacks one.
+ */
+VFIT_MUST_CHECK
+enum vfit_tpm_result vfit_tpm_digests_from(const struct vfit_tpm_banks *b,
+					   const struct vfit_digest_set *s, struct vfit_tpm_digests *d);
+
+/*
+ * d: the digest of data[0..len) for every bank of b, in one pass
+ * (vfit_hash_set).  Returns what vfit_tpm_banks_hashes() returns.
+ */
+VFIT_MUST_CHECK
+enum vfit_tpm_result vfit_tpm_digests_of(const struct vfit_tpm_banks *b, const void *data,
+					 size_t len, struct vfit_tpm_digests *d);
+
+/*
+ * EV_SEPARATOR event data (TCG PC Client PFP, "EV_SEPARATOR"): 4 bytes,
+ * 00000000h or FFFFFFFFh where the pre-OS phase ends (U-Boot HEAD writes
+ * FFFFFFFFh, UEFI firmware 00000000h), 00000001h after an error.
+ */
+#define VFIT_TPM_SEPARATOR       0xFFFFFFFFu
+#define VFIT_TPM_SEPARATOR_ERROR 0x00000001u
+
+/*
+ * Ends the firmware's phase as the PFP asks before the OS starts: an
+ * EV_SEPARATOR with value (little-endian event data) into each of PCRs 0
+ * to 7, in every bank of b, each logged (log may be NULL).  Returns
+ * VFIT_TPM_OK, or the first failure (vfit_tpm_measure()'s), where it stops.
+ */
+VFIT_MUST_CHECK
+enum vfit_tpm_result vfit_tpm_separators(struct vfit_tpm *tpm, struct vfit_tpm_log *log,
+					 const struct vfit_tpm_banks *b, uint32_t value);
 
 #endif

@@ -335,9 +335,11 @@ static enum vfit_boot_outcome started(struct vfit_run *r, enum vfit_boot_chain c
 	return chain < VFIT_CHAIN_RECOVERY ? VFIT_BOOT_KERNEL : VFIT_BOOT_RECOVERY;
 }
 
-enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
-				 const struct vfit_boot_layout *layout,
-				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
+/* One power-on: the slots in order (unless recovery alone is asked for), then recovery. */
+static enum vfit_boot_outcome power_on(const struct vfit_boot_ops *ops,
+				       const struct vfit_boot_layout *layout,
+				       struct vfit_boot_scratch *scratch,
+				       struct vfit_boot_report *report, bool slots)
 {
 	struct vfit_boot_state *st = &scratch->state;
 	struct vfit_boot_event *ev;
@@ -354,14 +356,16 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 		return VFIT_BOOT_FAILED;
 	if (rc)
 		return halt(&r, true);
-	ev = vfit_ev_new_(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
-	ev->state = *st;
-	vfit_ev_emit_(&r, ev);
+	if (slots) {
+		ev = vfit_ev_new_(&r, VFIT_EV_SLOTS, VFIT_CHAIN_NONE, 0);
+		ev->state = *st;
+		vfit_ev_emit_(&r, ev);
+	}
 	/* The order is fixed up front: marking a slot bad moves `active`. */
 	first = st->active;
 	for (i = 0; i < VFIT_BOOT_SLOTS; i++)
 		again[i] = st->status[i] == VFIT_SLOT_BAD && st->failed[i];
-	for (i = 0; i < 2 * VFIT_BOOT_SLOTS; i++) {
+	for (i = 0; slots && i < 2 * VFIT_BOOT_SLOTS; i++) {
 		s = (first + i) % VFIT_BOOT_SLOTS;
 		/* Second round: the slots bad for a failed verification, before recovery. */
 		if (i >= VFIT_BOOT_SLOTS && !again[s])
@@ -372,13 +376,29 @@ enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
 		if (t == TRY_BOOT)
 			return started(&r, (enum vfit_boot_chain)s);
 	}
-	vfit_ev_say_(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
+	if (slots)
+		vfit_ev_say_(&r, VFIT_EV_NO_SLOT, VFIT_CHAIN_RECOVERY, 0);
 	vfit_boot_ranges_reset_(&r);
 	if (vfit_boot_recovery_(&r, &f, true) != VFIT_WALK_OK)
 		return halt(&r, true);
 	if (!record(&r, VFIT_CHAIN_RECOVERY))
 		return halt(&r, false);
 	return started(&r, VFIT_CHAIN_RECOVERY);
+}
+
+enum vfit_boot_outcome vfit_boot(const struct vfit_boot_ops *ops,
+				 const struct vfit_boot_layout *layout,
+				 struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
+{
+	return power_on(ops, layout, scratch, report, true);
+}
+
+enum vfit_boot_outcome vfit_boot_recover(const struct vfit_boot_ops *ops,
+					 const struct vfit_boot_layout *layout,
+					 struct vfit_boot_scratch *scratch,
+					 struct vfit_boot_report *report)
+{
+	return power_on(ops, layout, scratch, report, false);
 }
 
 /* ---- confirmation and the OS's requests ---------------------------------------- */

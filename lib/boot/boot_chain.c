@@ -87,7 +87,7 @@ static enum vfit_result verify_one(struct vfit_run *r, const struct vfit_boot_ev
 	 * every stage anyway, and vfit_boot_load_one_() decrypts them only
 	 * after this verification passed, with the key in this trusted ctl.
 	 */
-	verdict = vfit_verify(fit, len, ctl, ctl_len, NULL, VFIT_VERIFY_ALLOW_CIPHER, res);
+	verdict = vfit_boot_verify_(r, fit, len, ctl, ctl_len, VFIT_VERIFY_ALLOW_CIPHER, res);
 	vfit_ev_verdict_(&ev->v, res, ctl);
 	vfit_ev_emit_(r, ev);
 	*v = ev->v;
@@ -553,6 +553,7 @@ enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
 
 	r->s->ncounters = 0;
 	r->s->nstages = 0;
+	r->more = vfit_boot_more_hashes_(r, load);
 	for (stage = 1; stage <= VFIT_BOOT_MAX_STAGES; stage++) {
 		vfit_ev_init_(&why, VFIT_EV_FAIL, c->id, stage);
 		w = walk_stage(r, f, c, load, &o, &ctl, &ctl_len, &stage_fit[stage - 1],
@@ -585,6 +586,7 @@ enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f
 
 	r->s->ncounters = 0;
 	r->s->tainted = false;
+	r->more = vfit_boot_more_hashes_(r, load);
 	vfit_ev_init_(&why, VFIT_EV_FAIL, VFIT_CHAIN_RECOVERY, 0);
 	if (!f->recovery) {
 		vfit_ev_fail_(r, &why, VFIT_WHY_NO_RECOVERY_KEY);

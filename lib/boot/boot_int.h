@@ -32,6 +32,8 @@ struct vfit_run {
 	 * of its encrypted images (/cipher).
 	 */
 	const void *keys;
+	/* A boot that measures what it starts: the hashes its PCR banks need besides SHA-256. */
+	uint32_t more;
 	/*
 	 * The event being built: one at a time, so each step does not need a
 	 * copy on its own stack.  Reasons (FAIL) are built apart, by the walk.
@@ -172,7 +174,20 @@ void vfit_boot_chain_digest_(struct vfit_run *r);
 
 /* ---- what a chain brought (boot_measure.c) ---------------------------------- */
 
-/* Records stage at's configuration, image digests and key (s->res, verified with ctl). */
+/* r->more for a walk that loads (and so measures) or not. */
+uint32_t vfit_boot_more_hashes_(const struct vfit_run *r, bool load);
+/*
+ * vfit_verify() of the default configuration; with r->more through the
+ * measuring tee (s->tee), so each SHA-256 the verifier takes brings the
+ * other banks' digests of the same bytes.  Returns res->result.
+ */
+enum vfit_result vfit_boot_verify_(struct vfit_run *r, const uint8_t *fit, size_t len,
+				   const void *ctl, size_t ctl_len, unsigned int flags,
+				   struct vfit_verify_result *res);
+/*
+ * Records stage at's configuration, image digests and key (s->res,
+ * verified with ctl), and with r->more their other banks' digests.
+ */
 void vfit_boot_note_stage_(struct vfit_run *r, unsigned int at, const uint8_t *fit,
 			  const void *ctl, size_t ctl_len);
 /* Hands every recorded stage to the measure op; false (FAIL MEASURE) when one fails. */

@@ -90,7 +90,7 @@ static const char *why_text(enum vfit_boot_why w, bool sentence)
 	case VFIT_WHY_TPM_TIMEOUT: return "TPM not answering";
 	case VFIT_WHY_TPM_GARBAGE: return "TPM answer malformed";
 	case VFIT_WHY_TPM_ERROR: return "TPM command refused";
-	case VFIT_WHY_TPM_BANKS: return "PCR banks other than sha256 alone";
+	case VFIT_WHY_TPM_BANKS: return "PCR bank that cannot be hashed";
 	case VFIT_WHY_NV_MISSING: return "trust-state NV index missing";
 	case VFIT_WHY_NV_ATTRIBUTES: return "trust-state NV index has wrong attributes";
 	case VFIT_WHY_NV_CONTENT: return "trust-state NV index content invalid";

@@ -152,17 +152,21 @@ static enum vfit_boot_why check_public(struct vfit_trust *t, const struct index_
 	return VFIT_WHY_NONE;
 }
 
-/* Exactly one active bank, sha256: the digests the verifier computed are sha256. */
-static enum vfit_boot_why check_banks(struct vfit_trust *t, struct vfit_tpm_banks *b)
+/*
+ * The active banks, each one the stage can hash (t->hashes): a bank left
+ * unextended is one the OS can forge.  The bank that cannot be names itself.
+ */
+static enum vfit_boot_why check_banks(struct vfit_trust *t)
 {
-	enum vfit_tpm_result r = vfit_tpm_get_banks(t->tpm, b);
+	enum vfit_tpm_result r = vfit_tpm_get_banks(t->tpm, &t->banks);
+	uint16_t alg;
 
 	if (r == VFIT_TPM_ERR_UNSUPPORTED || r == VFIT_TPM_ERR_LIMIT)
 		return refused(t, "GetCapability(PCRS)", VFIT_WHY_TPM_BANKS);
 	if (r)
 		return failed(t, "GetCapability(PCRS)", r);
-	if (b->count != 1 || b->alg[0] != VFIT_TPM_ALG_SHA256)
-		return refused(t, "GetCapability(PCRS)", VFIT_WHY_TPM_BANKS);
+	if (vfit_tpm_banks_hashes(&t->banks, &t->hashes, &alg))
+		return refused(t, vfit_tpm_alg_to_string(alg), VFIT_WHY_TPM_BANKS);
 	return VFIT_WHY_NONE;
 }
 
@@ -248,7 +252,6 @@ static void trust_init(struct vfit_trust *t, struct vfit_tpm *tpm)
 enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
 				   struct vfit_tpm_log *log, void *log_mem, size_t log_cap)
 {
-	struct vfit_tpm_banks banks;
 	enum vfit_tpm_result r;
 	enum vfit_boot_why w;
 
@@ -256,13 +259,13 @@ enum vfit_boot_why vfit_trust_open(struct vfit_trust *t, struct vfit_tpm *tpm,
 	r = vfit_tpm_startup_clear(tpm);
 	if (r && r != VFIT_TPM_ERR_INITIALIZED)
 		return failed(t, "Startup", r);
-	w = check_banks(t, &banks);
+	w = check_banks(t);
 	if (!w)
 		w = read_indices(t, true);
 	if (w)
 		return w;
 	if (log) {
-		r = vfit_tpm_log_init(log, log_mem, log_cap, &banks);
+		r = vfit_tpm_log_init(log, log_mem, log_cap, &t->banks);
 		if (r)
 			return refused(t, "event log", VFIT_WHY_MEASURE);
 		t->log = log;
@@ -374,17 +377,13 @@ enum vfit_io vfit_trust_counter_advance(struct vfit_trust *t, const char *name, 
 }
 
 enum vfit_io vfit_trust_measure(struct vfit_trust *t, unsigned int pcr, uint32_t type,
-				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
-				size_t len)
+				const struct vfit_digest_set *digests, const void *event, size_t len)
 {
 	struct vfit_tpm_digests d;
-	enum vfit_tpm_result r;
+	enum vfit_tpm_result r = vfit_tpm_digests_from(&t->banks, digests, &d);
 
-	memset(&d, 0, sizeof(d));
-	d.count = 1;
-	d.d[0].alg = VFIT_TPM_ALG_SHA256;
-	memcpy(d.d[0].digest, digest, VFIT_BOOT_DIGEST);
-	r = vfit_tpm_measure(t->tpm, t->log, pcr, type, &d, event, len);
+	if (!r)
+		r = vfit_tpm_measure(t->tpm, t->log, pcr, type, &d, event, len);
 	if (r) {
 		failed(t, "PCR_Extend", r);
 		return VFIT_IO_ERROR;

@@ -109,6 +109,17 @@ void vfit_sha256_blocks_accel_(void *st, const uint8_t *p, size_t nblocks);
 #endif
 
 extern const uint32_t vfit_sha256_k_[64];
+extern const uint64_t vfit_sha512_k_[80];
+
+/*
+ * SHA-512 blocks compressed into two chaining states at once, a SHA-384 and
+ * a SHA-512 one (sha512_pair.c): on arm64, in the two lanes of NEON
+ * registers.  Elsewhere the two are hashed one after the other.
+ */
+#if VFIT_HAVE_SHA384 && VFIT_HAVE_SHA512 && defined(__aarch64__) && defined(__ARM_NEON)
+#define VFIT_SHA512_PAIR 1
+void vfit_sha512_pair_blocks_(uint64_t x[8], uint64_t y[8], const uint8_t *p, size_t nblocks);
+#endif
 
 /*
  * Path selection for SHA-1/SHA-256 contexts (their `accel` field).  An

@@ -10,7 +10,8 @@
 
 #if VFIT_HAVE_SHA512 || VFIT_HAVE_SHA384
 
-static const uint64_t K512[80] = {
+/* Round constants; sha512_pair.c reads them too. */
+const uint64_t vfit_sha512_k_[80] = {
 	0x428a2f98d728ae22, 0x7137449123ef65cd, 0xb5c0fbcfec4d3b2f, 0xe9b5dba58189dbbc,
 	0x3956c25bf348b538, 0x59f111f1b605d019, 0x923f82a4af194f9b, 0xab1c5ed5da6d8118,
 	0xd807aa98a3030242, 0x12835b0145706fbe, 0x243185be4ee4b28c, 0x550c7dc3d5ffb4e2,
@@ -57,7 +58,7 @@ static void sha512_blocks(void *st, const uint8_t *p, size_t nblocks)
 			else
 				w[t & 15] += SS1(w[(t + 14) & 15]) + w[(t + 9) & 15] +
 					     SS0(w[(t + 1) & 15]);
-			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + K512[t] + w[t & 15];
+			t1 = v[7] + BS1(v[4]) + CH(v[4], v[5], v[6]) + vfit_sha512_k_[t] + w[t & 15];
 			t2 = BS0(v[0]) + MAJ(v[0], v[1], v[2]);
 			for (i = 7; i > 0; i--)
 				v[i] = v[i - 1];
@@ -72,13 +73,13 @@ static void sha512_blocks(void *st, const uint8_t *p, size_t nblocks)
 #else
 
 /*
- * Round t of a 16-round group starting at K512[j]; W(t) yields W[j + t].
+ * Round t of a 16-round group starting at round j; W(t) yields W[j + t].
  * Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)), and this round's a ^ b is the
  * next round's b ^ c (the names shift by one), so bc carries it over and
  * Maj costs three operations.
  */
 #define RND(a, b, c, d, e, f, g, h, t, W) do {				\
-	uint64_t t1_ = h + BS1(e) + CH(e, f, g) + K512[j + (t)] + W(t);	\
+	uint64_t t1_ = h + BS1(e) + CH(e, f, g) + vfit_sha512_k_[j + (t)] + W(t);	\
 	uint64_t ab_ = a ^ b;						\
 	d += t1_;							\
 	h = t1_ + BS0(a) + (b ^ (ab_ & bc));				\

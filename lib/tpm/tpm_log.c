@@ -133,3 +133,18 @@ enum vfit_tpm_result vfit_tpm_measure(struct vfit_tpm *tpm, struct vfit_tpm_log 
 		return r;
 	return vfit_tpm_log_append(log, pcr, type, d, event, event_len);
 }
+
+enum vfit_tpm_result vfit_tpm_separators(struct vfit_tpm *tpm, struct vfit_tpm_log *log,
+					 const struct vfit_tpm_banks *b, uint32_t value)
+{
+	struct vfit_tpm_digests d;
+	enum vfit_tpm_result r;
+	uint8_t event[4];
+	uint32_t pcr;
+
+	st_le32(event, value);
+	r = vfit_tpm_digests_of(b, event, sizeof(event), &d);
+	for (pcr = 0; pcr < 8 && r == VFIT_TPM_OK; pcr++)
+		r = vfit_tpm_measure(tpm, log, pcr, VFIT_TPM_EV_SEPARATOR, &d, event, sizeof(event));
+	return r;
+}

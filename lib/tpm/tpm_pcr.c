@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PCR_Extend and PCR_Read (TPM 2.0 Part 3, "Integrity Collection"), and the banks' digest sizes. */
+/*
+ * PCR_Extend and PCR_Read (TPM 2.0 Part 3, "Integrity Collection"), the
+ * banks' digest sizes, and the library's hashes that digest into them.
+ */
 #include "tpm_int.h"
 
 size_t vfit_tpm_alg_digest_size(uint16_t alg)
@@ -12,6 +15,79 @@ size_t vfit_tpm_alg_digest_size(uint16_t alg)
 	case VFIT_TPM_ALG_SM3_256: return 32;
 	}
 	return 0;
+}
+
+enum vfit_hash vfit_tpm_alg_hash(uint16_t alg)
+{
+	switch (alg) {
+	case VFIT_TPM_ALG_SHA1: return VFIT_HASH_SHA1;
+	case VFIT_TPM_ALG_SHA256: return VFIT_HASH_SHA256;
+	case VFIT_TPM_ALG_SHA384: return VFIT_HASH_SHA384;
+	case VFIT_TPM_ALG_SHA512: return VFIT_HASH_SHA512;
+	}
+	return VFIT_HASH_INVALID;
+}
+
+enum vfit_tpm_result vfit_tpm_banks_hashes(const struct vfit_tpm_banks *b, uint32_t *hashes,
+					   uint16_t *alg)
+{
+	uint32_t i, set = 0;
+
+	if (!b || !hashes || !alg || !b->count || b->count > VFIT_TPM_MAX_BANKS)
+		return VFIT_TPM_ERR_PARAM;
+	for (i = 0; i < b->count; i++) {
+		enum vfit_hash h = vfit_tpm_alg_hash(b->alg[i]);
+
+		/* vfit_hash_size() is 0 for a hash compiled out of this build. */
+		if (h == VFIT_HASH_INVALID || !vfit_hash_size(h)) {
+			*alg = b->alg[i];
+			return VFIT_TPM_ERR_UNSUPPORTED;
+		}
+		set |= VFIT_HASH_BIT(h);
+	}
+	*hashes = set;
+	return VFIT_TPM_OK;
+}
+
+enum vfit_tpm_result vfit_tpm_digests_from(const struct vfit_tpm_banks *b,
+					   const struct vfit_digest_set *s, struct vfit_tpm_digests *d)
+{
+	uint32_t i;
+
+	if (!b || !s || !d || !b->count || b->count > VFIT_TPM_MAX_BANKS)
+		return VFIT_TPM_ERR_PARAM;
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < b->count; i++) {
+		const uint8_t *v = vfit_digest_set_get(s, vfit_tpm_alg_hash(b->alg[i]));
+
+		if (!v)
+			return VFIT_TPM_ERR_UNSUPPORTED;
+		d->d[i].alg = b->alg[i];
+		memcpy(d->d[i].digest, v, vfit_tpm_alg_digest_size(b->alg[i]));
+	}
+	d->count = b->count;
+	return VFIT_TPM_OK;
+}
+
+enum vfit_tpm_result vfit_tpm_digests_of(const struct vfit_tpm_banks *b, const void *data,
+					 size_t len, struct vfit_tpm_digests *d)
+{
+	struct vfit_hash_set hs;
+	struct vfit_digest_set s;
+	enum vfit_tpm_result r;
+	uint32_t hashes;
+	uint16_t alg;
+
+	if (!data && len)
+		return VFIT_TPM_ERR_PARAM;
+	r = vfit_tpm_banks_hashes(b, &hashes, &alg);
+	if (r != VFIT_TPM_OK)
+		return r;
+	if (vfit_hash_set_init(&hs, hashes))
+		return VFIT_TPM_ERR_UNSUPPORTED;
+	vfit_hash_set_update(&hs, data, len);
+	vfit_hash_set_final(&hs, &s);
+	return vfit_tpm_digests_from(b, &s, d);
 }
 
 int vfit_tpm_digests_ok_(const struct vfit_tpm_digests *d)

@@ -6,8 +6,6 @@
  */
 #include "tpm_int.h"
 
-#include "vfit/hash.h"
-
 static const uint8_t spec_id_signature[16] = "Spec ID Event03";     /* with its NUL */
 static const uint8_t startup_locality[16] = "StartupLocality";
 
@@ -69,17 +67,6 @@ static int parse_spec_id(struct tpm_rd *r, struct spec_id *s)
 	return rd_end(&e) == VFIT_TPM_OK;
 }
 
-static enum vfit_hash hash_of(uint16_t alg)
-{
-	switch (alg) {
-	case VFIT_TPM_ALG_SHA1: return VFIT_HASH_SHA1;
-	case VFIT_TPM_ALG_SHA256: return VFIT_HASH_SHA256;
-	case VFIT_TPM_ALG_SHA384: return VFIT_HASH_SHA384;
-	case VFIT_TPM_ALG_SHA512: return VFIT_HASH_SHA512;
-	}
-	return VFIT_HASH_INVALID;
-}
-
 enum vfit_tpm_result vfit_tpm_log_replay(const void *log, size_t len, uint32_t pcr, uint16_t alg,
 					 uint8_t out[VFIT_TPM_MAX_DIGEST], uint32_t *events)
 {
@@ -99,7 +86,7 @@ enum vfit_tpm_result vfit_tpm_log_replay(const void *log, size_t len, uint32_t p
 		return VFIT_TPM_ERR_LOG;
 	for (target = 0; target < s.n && s.alg[target] != alg; target++)
 		;
-	if (target == s.n || vfit_hash_init(&h, hash_of(alg)))
+	if (target == s.n || vfit_hash_init(&h, vfit_tpm_alg_hash(alg)))
 		return VFIT_TPM_ERR_UNSUPPORTED;
 	/* PC Client reset values: PCRs 17..22 (dynamic RTM) hold all ones until a DRTM event. */
 	memset(value, pcr >= 17 && pcr <= 22 ? 0xFF : 0, sizeof(value));
@@ -145,7 +132,7 @@ enum vfit_tpm_result vfit_tpm_log_replay(const void *log, size_t len, uint32_t p
 			return VFIT_TPM_ERR_LOG;        /* an extend this bank would miss */
 		if (epcr != pcr)
 			continue;
-		vfit_hash_init(&h, hash_of(alg));
+		vfit_hash_init(&h, vfit_tpm_alg_hash(alg));
 		vfit_hash_update(&h, value, dsize);
 		vfit_hash_update(&h, digest, dsize);
 		vfit_hash_final(&h, value);

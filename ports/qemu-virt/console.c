@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PL011 UART of QEMU virt: polled transmit, no init needed under QEMU. */
+/* PL011 UART of QEMU virt: polled transmit and receive, no init needed under QEMU. */
 #include <stdint.h>
 
 #include "port.h"
@@ -7,6 +7,7 @@
 #define UART_BASE 0x09000000u
 #define UART_DR 0x00u
 #define UART_FR 0x18u
+#define FR_RXFE (1u << 4)
 #define FR_TXFF (1u << 5)
 
 static volatile uint32_t *reg(uint32_t off)
@@ -25,6 +26,11 @@ void con_puts(const char *s)
 {
 	while (*s)
 		putc_raw(*s++);
+}
+
+int con_getc(void)
+{
+	return *reg(UART_FR) & FR_RXFE ? -1 : (int)(*reg(UART_DR) & 0xff);
 }
 
 void con_nl(void)

@@ -16,6 +16,7 @@
 #include "vfit/boot.h"
 #include "vfit/disk.h"
 #include "linux.h"
+#include "netboot.h"
 #include "ops.h"
 #include "plat.h"
 #include "port.h"
@@ -158,17 +159,22 @@ static void requests(void)
 		say("the confirmation could not be cleared", NULL);
 }
 
+/* The flow halted because the boot record could not be written, not for what it read. */
+static bool record_failed(void)
+{
+	return report.why == VFIT_WHY_STATE_WRITE || report.why == VFIT_WHY_TRIAL_UNCOUNTED;
+}
+
 /*
- * Nothing verified, not even recovery from the disk: the stage powers off
- * saying why.  (Another recovery source -- the network -- would be tried
- * here, through the same flow and keys.)  With a TPM, a trust state that
- * could not be written halts with the TPM's reason.
+ * Nothing verified, not even recovery (the disk's, then the network's):
+ * the stage powers off saying why.  With a TPM, a trust state that could
+ * not be written halts with the TPM's reason.
  */
 __attribute__((noreturn)) static void no_boot(void)
 {
 	if (have_tpm && report.why == VFIT_WHY_STATE_WRITE)
 		stage_tpm_halt(VFIT_WHY_NV_WRITE);
-	if (report.why == VFIT_WHY_STATE_WRITE || report.why == VFIT_WHY_TRIAL_UNCOUNTED)
+	if (record_failed())
 		port_halt("the boot record could not be written");
 	port_halt("nothing verified");
 }
@@ -263,11 +269,50 @@ __attribute__((noreturn)) static void start_linux(void)
 	port_enter_linux((uintptr_t)dtb, (uintptr_t)k->addr);
 }
 
+/* One command of the flow -- the disk's boot, or recovery fetched over the network -- timed. */
+static enum vfit_boot_outcome flow(bool net)
+{
+	uint64_t t0 = plat_now_ns();
+	enum vfit_boot_outcome o = net ?
+		vfit_boot_recover(netboot_ops(ops), &layout, &scratch, &report) :
+		vfit_boot(ops, &layout, &scratch, &report);
+
+	print_times(plat_now_ns() - t0);
+	return o;
+}
+
+/*
+ * The boot flow: the slots, then the disk's recovery image; network
+ * recovery (netboot.c) when that verified nothing -- the same flow and
+ * keys, the FIT fetched into staging.  Asked for (the console, the ROM's
+ * "first"), network recovery comes first and the disk after it, so a
+ * network that fails leaves a good disk bootable.  A boot record that
+ * could not be written is no reason to try anything else.
+ */
+static enum vfit_boot_outcome boot(void)
+{
+	enum netboot net = netboot_when();
+	enum vfit_boot_outcome o;
+
+	report.timings = &times;
+	if (net == NETBOOT_NOW) {
+		o = flow(true);
+		if (o != VFIT_BOOT_HALT || record_failed())
+			return o;
+		say("nothing from the network verified: the disk", NULL);
+	}
+	o = flow(false);
+	if (o == VFIT_BOOT_HALT && net == NETBOOT_FALLBACK && !record_failed()) {
+		say("nothing on the disk verified: network recovery", NULL);
+		o = flow(true);
+	}
+	return o;
+}
+
 void stage_main(void)
 {
 	enum vfit_boot_outcome o;
 	const char *why;
-	uint64_t t0;
 
 	why = plat_init(&ram);
 	if (why)
@@ -288,10 +333,7 @@ void stage_main(void)
 	check_stores();
 	vfit_boot_report_init(&report, events, sizeof(events) / sizeof(events[0]));
 	requests();
-	report.timings = &times;
-	t0 = plat_now_ns();
-	o = vfit_boot(ops, &layout, &scratch, &report);
-	print_times(plat_now_ns() - t0);
+	o = boot();
 	if (have_tpm)
 		stage_tpm_mirror();
 	if (o == VFIT_BOOT_KERNEL || o == VFIT_BOOT_RECOVERY)

@@ -136,9 +136,15 @@ static enum vfit_io tpm_commit(void *plat, bool keep)
 }
 
 static enum vfit_io tpm_measure(void *plat, unsigned int pcr, uint32_t type,
-				const uint8_t digest[VFIT_BOOT_DIGEST], const void *event, size_t len)
+				const struct vfit_digest_set *d, const void *event, size_t len)
 {
-	return vfit_trust_measure(plat, pcr, type, digest, event, len);
+	return vfit_trust_measure(plat, pcr, type, d, event, len);
+}
+
+/* A hash for each active PCR bank. */
+static uint32_t tpm_measure_hashes(void *plat)
+{
+	return ((const struct vfit_trust *)plat)->hashes;
 }
 
 const struct vfit_boot_ops stage_tpm_ops = {
@@ -153,6 +159,7 @@ const struct vfit_boot_ops stage_tpm_ops = {
 	.now_ns = op_now,
 	.event = op_event,
 	.measure = tpm_measure,
+	.measure_hashes = tpm_measure_hashes,
 };
 
 const struct vfit_boot_ops stage_ops = {

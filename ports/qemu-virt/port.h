@@ -24,11 +24,16 @@ void con_puts(const char *s);
 void con_dec(uint64_t v);
 void con_hex(uint64_t v);
 void con_nl(void);
+/* The next byte typed at the console, or -1 when none is waiting. */
+int con_getc(void);
 
-/* Generic timer (clock.c): nanoseconds since reset. */
+/* Generic timer (clock.c): nanoseconds since reset; a timer interrupt that ends WFI at ns. */
 uint64_t clock_ns(void);
+void clock_wake_at(uint64_t ns);
+void clock_wake_off(void);
 
-/* Linker symbols: the stage's RAM (data, bss, stack), its stack, its size in flash. */
-extern char __ram_start[], __ram_end[], __image_end[], __stack_bottom[], __stack_top[];
+/* Linker symbols: the stage's RAM (data, bss, stack), its stack, its image in flash. */
+extern char __ram_start[], __ram_end[], __image_start[], __image_end[], __stack_bottom[],
+	__stack_top[];
 
 #endif

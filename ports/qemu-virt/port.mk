@@ -56,6 +56,18 @@ qemu-boot: $(QEMU_DIR)/$(ARCH)/stage-tpm.bin $(QEMU_DIR)/$(ARCH)/disk.img
 	$(QV)/with-tpm $(QEMU_DIR)/$(ARCH)/tpm $(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage-tpm.bin \
 		$(QEMU_DIR)/$(ARCH)/disk.img "$(QV_MARKER)"
 
+# Network recovery (netboot.c): QEMU's own DHCP and TFTP server (slirp) serves recovery.fit
+# from $(QEMU_DIR)/ARCH/tftp, and an 'n' waiting at the console asks for it before the disk.
+.PHONY: qemu-netboot
+qemu-netboot: $(QEMU_DIR)/$(ARCH)/stage.bin $(QEMU_DIR)/$(ARCH)/disk.img
+	@mkdir -p $(QEMU_DIR)/$(ARCH)/tftp
+	cp $(QEMU_DIR)/$(ARCH)/recovery.fit $(QEMU_DIR)/$(ARCH)/tftp/recovery.fit
+	printf n >$(QEMU_DIR)/$(ARCH)/netboot.key
+	QEMU_STDIN=$(QEMU_DIR)/$(ARCH)/netboot.key $(QV)/boot $(ARCH) $(QEMU_DIR)/$(ARCH)/stage.bin \
+		$(QEMU_DIR)/$(ARCH)/disk.img "$(QV_MARKER)" \
+		-netdev user,id=n0,tftp=$(QEMU_DIR)/$(ARCH)/tftp,bootfile=recovery.fit \
+		-device virtio-net-device,netdev=n0
+
 $(QEMU_DIR)/keys/%.key: | $(BUILD)/vfit
 	@mkdir -p $(@D)
 	$(BUILD)/vfit keygen -a rsa2048 -k $(@D) -n $* -f
@@ -78,21 +90,25 @@ $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o: $(QEMU_DIR)/$(1)/rom.dtb
 # The TPM stage's ROM: the same keys, and the requirement only the ROM may state.
 $(QEMU_DIR)/$(1)/rom-tpm.dtb: $(QEMU_DIR)/$(1)/rom.dtb
 	$$(call say,DTB,$$@)cp $$< $$@.tmp && fdtput -p -t s $$@.tmp /config vfit,tpm required && mv $$@.tmp $$@
-$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-tpm.o: $(QV)/rom_keys.S $(QEMU_DIR)/$(1)/rom-tpm.dtb \
-		| $(QV_DEPS_OK)
-	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom-tpm.dtb"' -c -o $$@ $$<
+# stage-NAME.bin: the stage with rom-NAME.dtb as its ROM (stage-tpm.bin; the ROM /config
+# settings tests/qemu/net.sh writes).
+$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-%.o: $(QV)/rom_keys.S $(QEMU_DIR)/$(1)/rom-%.dtb | $(QV_DEPS_OK)
+	$$(call say,AS,$$@)$(QV_CROSS_$(1))gcc $(QV_CPU_$(1)) -DROM_KEYS='"$(QEMU_DIR)/$(1)/rom-$$*.dtb"' -c -o $$@ $$<
 
-$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
-$(QEMU_DIR)/$(1)/stage-tpm.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o \
-	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-tpm.o
-$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o \
-	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
-$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-tpm.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: \
-		$$(QV_OBJ_$(1)) $(QV)/stage.ld
+define QV_LINK_$(1)
 	$$(call say,LD,$$@)$(QV_CROSS_$(1))gcc -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 		-Wl,--no-warn-rwx-segments -Wl,-z,noexecstack -Wl,-T,$(QV)/stage.ld \
 		-Wl,-Map,$$(@:.elf=.map) -o $$@ $$(filter %.o,$$^) \
 		$(QEMU_DIR)/root-$(1)/usr/lib/$(QV_LIBDIR_$(1))/libfdt.a -lgcc
+endef
+$(QEMU_DIR)/$(1)/stage.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
+$(QEMU_DIR)/$(1)/stage-selftest.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/selftest.o \
+	$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys.o
+$(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: $$(QV_OBJ_$(1)) $(QV)/stage.ld
+	$$(QV_LINK_$(1))
+$(QEMU_DIR)/$(1)/stage-%.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o \
+		$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-%.o $$(QV_OBJ_$(1)) $(QV)/stage.ld
+	$$(QV_LINK_$(1))
 $(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
 	$$(call say,OBJCOPY,$$@)$(QV_CROSS_$(1))objcopy -O binary $$< $$@
 

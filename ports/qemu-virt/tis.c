@@ -52,14 +52,20 @@ static void wr8(const struct tis *t, uint32_t off, uint8_t v)
 	dsb();
 }
 
-/* Waits until (reg & mask) == want; false on the timeout. */
+/*
+ * Waits until (reg & mask) == want; false on the timeout.  The clock is
+ * read once every 64 polls: while the TPM works, the loop is one register
+ * read, not a division for the time as well.
+ */
 static bool wait_sts(const struct tis *t, uint32_t mask, uint32_t want, uint64_t ns)
 {
 	uint64_t end = clock_ns() + ns;
+	unsigned int i;
 
 	do {
-		if ((rd32(t, STS) & mask) == want)
-			return true;
+		for (i = 0; i < 64; i++)
+			if ((rd32(t, STS) & mask) == want)
+				return true;
 	} while (clock_ns() < end);
 	return false;
 }

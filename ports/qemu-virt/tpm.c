@@ -13,15 +13,15 @@
 
 #include "vfit/boot_tpm.h"
 #include "vfit/disk.h"
+#include "vfit/vfit.h"
 #include "ops.h"
 #include "plat.h"
 #include "port.h"
 #include "tis.h"
 #include "tpm.h"
 
-/* TCG PC Client PFP event types of what the port measures itself. */
-#define EV_TABLE_OF_DEVICES 0x0000000Bu
-#define EV_PLATFORM_CONFIG_FLAGS 0x0000000Au
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static struct tis tis;
 static struct vfit_tpm tpm;
@@ -51,6 +51,43 @@ void stage_tpm_halt(enum vfit_boot_why why)
 	}
 	con_nl();
 	port_halt("TPM: failing closed");
+}
+
+/* Extends pcr in every active bank with data[0..len)'s digests (one pass), logged with event. */
+static void measure(unsigned int pcr, uint32_t type, const void *data, size_t len,
+		    const void *event, size_t event_len)
+{
+	struct vfit_hash_set hs;
+	struct vfit_digest_set d;
+
+	if (vfit_hash_set_init(&hs, stage_trust.hashes))
+		stage_tpm_halt(VFIT_WHY_MEASURE);
+	vfit_hash_set_update(&hs, data, len);
+	vfit_hash_set_final(&hs, &d);
+	if (vfit_trust_measure(&stage_trust, pcr, type, &d, event, event_len))
+		stage_tpm_halt(VFIT_WHY_MEASURE);
+}
+
+/*
+ * PCR 0, as the S-CRTM of the TCG PC Client PFP (the first code to run
+ * after reset measures itself): the stage's version string, then the
+ * stage as it lies in flash, its ROM keys included, logged as where it
+ * lies (UEFI_PLATFORM_FIRMWARE_BLOB: base and length, little-endian).
+ */
+static void measure_crtm(void)
+{
+	static const char version[] = "vfit QEMU virt stage " VFIT_STAGE_ARCH " "
+		STR(VFIT_VERSION_MAJOR) "." STR(VFIT_VERSION_MINOR) "." STR(VFIT_VERSION_PATCH);
+	uint64_t base = (uintptr_t)__image_start, size = (uintptr_t)(__image_end - __image_start);
+	uint8_t blob[16];
+	unsigned int i;
+
+	for (i = 0; i < 8; i++) {
+		blob[i] = (uint8_t)(base >> (8 * i));
+		blob[8 + i] = (uint8_t)(size >> (8 * i));
+	}
+	measure(0, VFIT_TPM_EV_S_CRTM_VERSION, version, sizeof(version), version, sizeof(version));
+	measure(0, VFIT_TPM_EV_S_CRTM_CONTENTS, __image_start, (size_t)size, blob, sizeof(blob));
 }
 
 extern const uint8_t rom_keys[];
@@ -99,6 +136,7 @@ void stage_tpm_open(const void *qemu_dtb)
 	w = vfit_trust_open(&stage_trust, &tpm, &tlog, log_mem, sizeof(log_mem));
 	if (w)
 		stage_tpm_halt(w);
+	measure_crtm();
 	con_puts("vfit-stage: TPM: trust state in NV index ");
 	con_hex(stage_trust.index);
 	con_puts(stage_trust.written ? "" : " (factory-fresh)");
@@ -151,25 +189,33 @@ static const char *reserve(void *dtb, uint64_t base, uint64_t size)
 	return NULL;
 }
 
-static void measure(unsigned int pcr, uint32_t type, const void *data, size_t len,
-		    const char *event)
-{
-	uint8_t d[VFIT_BOOT_DIGEST];
-
-	vfit_hash(VFIT_HASH_SHA256, data, len, d);
-	if (vfit_trust_measure(&stage_trust, pcr, type, d, event, strlen(event)))
-		stage_tpm_halt(VFIT_WHY_MEASURE);
-}
-
 const char *stage_tpm_handover(void *dtb, bool fit_fdt, const char *bootargs)
 {
 	const char *why;
 	int node;
 
-	/* PCR 1, as U-Boot's bootm: the device tree before fixups, then the command line. */
-	if (!fit_fdt)
-		measure(1, EV_TABLE_OF_DEVICES, dtb, fdt_totalsize(dtb), "fdt QEMU's DTB");
-	measure(1, EV_PLATFORM_CONFIG_FLAGS, bootargs, strlen(bootargs) + 1, "bootargs");
+	/*
+	 * PCR 1, as U-Boot's bootm: the device tree before fixups, then the
+	 * command line.  QEMU's DTB is measured packed: the tree, not the free
+	 * space of the buffer it was opened into (fixups follow, so reopened).
+	 */
+	if (!fit_fdt) {
+		int room = (int)fdt_totalsize(dtb);
+
+		if (fdt_pack(dtb))
+			return "DTB: cannot pack QEMU's DTB";
+		measure(1, VFIT_TPM_EV_TABLE_OF_DEVICES, dtb, fdt_totalsize(dtb), "fdt QEMU's DTB", 14);
+		if (fdt_open_into(dtb, dtb, room))
+			return "DTB: cannot reopen QEMU's DTB";
+	}
+	measure(1, VFIT_TPM_EV_PLATFORM_CONFIG_FLAGS, bootargs, strlen(bootargs) + 1, "bootargs", 8);
+	/* The firmware's phase ends: a separator in PCRs 0 to 7 of every bank (PFP). */
+	stage_trust.tr = vfit_tpm_separators(&tpm, &tlog, &stage_trust.banks, VFIT_TPM_SEPARATOR);
+	if (stage_trust.tr) {
+		stage_trust.what = "EV_SEPARATOR";
+		stage_trust.rc = stage_trust.tr == VFIT_TPM_ERR_RC ? tpm.rc : 0;
+		stage_tpm_halt(VFIT_WHY_MEASURE);
+	}
 	node = fdt_node_offset_by_compatible(dtb, -1, "tcg,tpm-tis-mmio");
 	if (node < 0)
 		return "DTB: no TPM node to announce the event log in";
@@ -183,28 +229,31 @@ const char *stage_tpm_handover(void *dtb, bool fit_fdt, const char *bootargs)
 	return NULL;
 }
 
-/* The log's replay for the PCRs the stage extends: what the TPM holds, if the log is true. */
+/* The log's replay of PCRs 0 to 9 in every bank: what the TPM holds, if the log is true. */
 static void print_replay(void)
 {
-	static const uint8_t pcrs[] = { 1, 4, 7, 8, 9 };
+	const struct vfit_tpm_banks *b = &stage_trust.banks;
 	uint8_t v[VFIT_TPM_MAX_DIGEST];
-	uint32_t n;
-	unsigned int i, j;
+	uint32_t n, i, pcr;
+	size_t j;
 
-	for (i = 0; i < sizeof(pcrs); i++) {
-		if (vfit_tpm_log_replay(log_mem, tlog.len, pcrs[i], VFIT_TPM_ALG_SHA256, v, &n) ||
-		    !n)
-			continue;
-		con_puts("vfit-stage: TPM: log replay PCR ");
-		con_dec(pcrs[i]);
-		con_puts(" sha256 ");
-		for (j = 0; j < VFIT_BOOT_DIGEST; j++) {
-			char hx[3] = { "0123456789abcdef"[v[j] >> 4], "0123456789abcdef"[v[j] & 15], 0 };
+	for (i = 0; i < b->count; i++)
+		for (pcr = 0; pcr < 10; pcr++) {
+			if (vfit_tpm_log_replay(log_mem, tlog.len, pcr, b->alg[i], v, &n) || !n)
+				continue;
+			con_puts("vfit-stage: TPM: log replay PCR ");
+			con_dec(pcr);
+			con_puts(" ");
+			con_puts(vfit_tpm_alg_to_string(b->alg[i]));
+			con_puts(" ");
+			for (j = 0; j < vfit_tpm_alg_digest_size(b->alg[i]); j++) {
+				char hx[3] = { "0123456789abcdef"[v[j] >> 4],
+					       "0123456789abcdef"[v[j] & 15], 0 };
 
-			con_puts(hx);
+				con_puts(hx);
+			}
+			con_nl();
 		}
-		con_nl();
-	}
 }
 
 void stage_tpm_lock(void)

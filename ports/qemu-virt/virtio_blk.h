@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* virtio block device on QEMU virt's virtio-mmio transports (legacy v1 or v2). */
+/* virtio block device on QEMU virt's virtio-mmio transports (legacy v1 or v2, virtio.h). */
 #ifndef PORT_VIRTIO_BLK_H
 #define PORT_VIRTIO_BLK_H
 

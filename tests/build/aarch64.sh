@@ -6,6 +6,8 @@
 # default CPU emulates those instructions.  Every NIST vector then runs on
 # the CE path, the portable path and the generic interface (there is no
 # aarch64 OpenSSL here, so the test compares the paths with each other).
+# test_hash_set runs the same way: SHA-384 and SHA-512 side by side in the
+# NEON lanes (lib/hash/sha512_pair.c), against each hash alone.
 # Needs gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -39,4 +41,13 @@ subtest "test_sha under qemu-aarch64" qemu-aarch64 "$bin"
 if grep -q '^SKIP' "$T/.sub"; then
 	fail "test_sha under qemu-aarch64 skipped the accelerated path"
 fi
+
+set_bin=$T/test_hash_set
+ok "cross-compile test_hash_set for aarch64" $cc -std=c11 -Wall -Wextra -Werror -O2 \
+	-march=armv8-a+crypto -static -Iinclude -D_GNU_SOURCE -o "$set_bin" \
+	tests/unit/test_hash_set.c tests/unit/check.c lib/hash/*.c
+ok "disassemble test_hash_set" aarch64-linux-gnu-objdump -d "$set_bin"
+mv "$T/.out" "$T/dis"
+contains "the paired SHA-384/512 rotates in the binary" "$T/dis" 'sli[[:space:]]+v[0-9]+\.2d'
+subtest "test_hash_set under qemu-aarch64" qemu-aarch64 "$set_bin"
 finish

@@ -46,12 +46,13 @@ int main(int argc, char **argv)
 	case 4: return vfit_conf_list(argv[0], 0, &refs, &list, NULL);
 	case 5: return vfit_boot(NULL, NULL, &scratch, &rep);
 	case 6: return vfit_boot_mark_good(NULL, NULL, &scratch, &rep);
+	case 8: return vfit_boot_recover(NULL, NULL, &scratch, &rep);
 	default: return vfit_boot_update(NULL, NULL, &scratch, &rep, fit, len, 1);
 	}
 }
 C
 entries="1:vfit_verify_with 2:vfit_verify_with 3:vfit_conf_refs 4:vfit_conf_list 5:vfit_boot
-6:vfit_boot_mark_good 7:vfit_boot_update"
+6:vfit_boot_mark_good 7:vfit_boot_update 8:vfit_boot_recover"
 knobs="-DVFIT_MAX_IMAGES=4 -DVFIT_MAX_CHECKS=8 -DVFIT_REPORT=0 -DVFIT_MAX_CONF_REFS=8"
 
 link() { # output entry knob-flags...

@@ -27,6 +27,7 @@ max_len() {
 	fuzz_cipher) echo 8192 ;;    # seeds are a FIT and its -K DTB, under 2 KiB
 	fuzz_preload) echo 8192 ;;   # seeds are headers of 256..1024 bytes + 600 of image
 	fuzz_disk) echo 16905 ;;     # selector, disk size, GPT header, 16 KiB of entries
+	fuzz_net) echo 8192 ;;       # seeds are slirp's side of a fetch, under 5 KiB
 	*) echo 4096 ;;              # control DTBs of up to 2 KiB
 	esac
 }

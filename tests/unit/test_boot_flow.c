@@ -199,14 +199,25 @@ static void test_keyviews(void)
 
 /* ---- the flow ---------------------------------------------------------------- */
 
-static enum vfit_boot_outcome power_on(struct dev *d, uint8_t *ram, struct vfit_boot_report *b)
+typedef enum vfit_boot_outcome (*boot_cmd)(const struct vfit_boot_ops *,
+					   const struct vfit_boot_layout *,
+					   struct vfit_boot_scratch *, struct vfit_boot_report *);
+
+/* One power-on with cmd: vfit_boot, or vfit_boot_recover (recovery alone). */
+static enum vfit_boot_outcome run_cmd(boot_cmd cmd, struct dev *d, uint8_t *ram,
+				      struct vfit_boot_report *b)
 {
 	struct vfit_boot_ops o = dev_ops(d, true);
 
 	d->loglen = 0;
 	dev_layout(&layout, &region, ram);
 	vfit_boot_report_init(b, events, sizeof(events) / sizeof(events[0]));
-	return vfit_boot(&o, &layout, &scratch, b);
+	return cmd(&o, &layout, &scratch, b);
+}
+
+static enum vfit_boot_outcome power_on(struct dev *d, uint8_t *ram, struct vfit_boot_report *b)
+{
+	return run_cmd(vfit_boot, d, ram, b);
 }
 
 static enum vfit_boot_result mark_good(struct dev *d, uint8_t *ram)
@@ -271,6 +282,18 @@ static void test_flow(uint8_t *ram)
 	d->recovery.p[d->recovery.n / 2] ^= 1;
 	CHECK(power_on(d, ram, &b) == VFIT_BOOT_HALT, "halt");
 	CHECK(nreasons(&b) >= 3 && strstr(d->log, "   - recovery: ") != NULL, "every reason listed");
+	dev_free(d);
+
+	/* Recovery alone (a port's network recovery): good slots are not even read. */
+	dev_factory(d);
+	CHECK(run_cmd(vfit_boot_recover, d, ram, &b) == VFIT_BOOT_RECOVERY && b.slot == VFIT_BOOT_NONE &&
+	      b.nstages == 1, "recovery alone:\n%s", d->log);
+	CHECK(!strstr(d->log, "Trying slot") && strstr(d->log, "Trusting recovery key"),
+	      "recovery alone: no slot tried, key-recovery trusted");
+	d->recovery.p[d->recovery.n / 2] ^= 1;
+	CHECK(run_cmd(vfit_boot_recover, d, ram, &b) == VFIT_BOOT_HALT && nreasons(&b) == 1 &&
+	      strstr(d->log, "   - recovery: bad hash value") != NULL,
+	      "recovery alone, tampered: halts with its one reason:\n%s", d->log);
 	dev_free(d);
 
 	/*
@@ -351,16 +374,19 @@ static void test_flow(uint8_t *ram)
  */
 /* ---- measured boot ------------------------------------------------------------ */
 
-/* What the measure op was handed, in order; fail_at > 0: that call fails. */
+/*
+ * What the measure op was handed, in order; fail_at > 0: that call fails;
+ * hashes: what measure_hashes asks for (0: no such op).
+ */
 static struct {
 	unsigned int n, fail_at;
+	uint32_t hashes;
 	unsigned int pcr[32];
-	uint8_t digest[32][VFIT_BOOT_DIGEST];
+	struct vfit_digest_set d[32];
 } meas;
 
 static enum vfit_io record_measure(void *plat, unsigned int pcr, uint32_t type,
-				   const uint8_t digest[VFIT_BOOT_DIGEST], const void *event,
-				   size_t len)
+				   const struct vfit_digest_set *d, const void *event, size_t len)
 {
 	(void)plat;
 	(void)type;
@@ -369,8 +395,14 @@ static enum vfit_io record_measure(void *plat, unsigned int pcr, uint32_t type,
 	if (meas.n >= 32 || meas.n + 1 == meas.fail_at)
 		return VFIT_IO_ERROR;
 	meas.pcr[meas.n] = pcr;
-	memcpy(meas.digest[meas.n++], digest, VFIT_BOOT_DIGEST);
+	meas.d[meas.n++] = *d;
 	return VFIT_IO_OK;
+}
+
+static uint32_t record_measure_hashes(void *plat)
+{
+	(void)plat;
+	return meas.hashes;
 }
 
 static enum vfit_boot_outcome measured_power_on(struct dev *d, uint8_t *ram,
@@ -379,6 +411,8 @@ static enum vfit_boot_outcome measured_power_on(struct dev *d, uint8_t *ram,
 	struct vfit_boot_ops o = dev_ops(d, true);
 
 	o.measure = record_measure;
+	if (meas.hashes)
+		o.measure_hashes = record_measure_hashes;
 	meas.n = 0;
 	d->loglen = 0;
 	dev_layout(&layout, &region, ram);
@@ -401,7 +435,7 @@ static void test_measure(uint8_t *ram)
 {
 	static struct vfit_boot_report b;
 	struct dev *d = malloc(sizeof(*d));
-	uint8_t k[VFIT_BOOT_DIGEST];
+	uint8_t k[VFIT_BOOT_DIGEST], key[VFIT_BOOT_DIGEST];
 	unsigned int i, one_chain;
 	int at;
 
@@ -412,13 +446,19 @@ static void test_measure(uint8_t *ram)
 	CHECK(meas.n >= 5 && meas.pcr[0] == 7 && meas.pcr[1] == 4 && meas.pcr[2] == 4,
 	      "stage 1: its key into PCR 7, its images into PCR 4");
 	at = measured(8);
-	CHECK(at > 0 && !memcmp(meas.digest[at], k, sizeof(k)),
+	CHECK(at > 0 && !memcmp(meas.d[at].sha256, k, sizeof(k)),
 	      "PCR 8: the kernel's SHA-256 (the verified hash node's value)");
+	for (i = 0; i < meas.n; i++)
+		CHECK(meas.d[i].hashes == VFIT_HASH_BIT(VFIT_HASH_SHA256),
+		      "measurement %u: SHA-256 alone without measure_hashes (0x%x)", i,
+		      (unsigned)meas.d[i].hashes);
 	for (i = 0; i < meas.n; i++)
 		CHECK(meas.pcr[i] == 1 || meas.pcr[i] == 4 || meas.pcr[i] == 7 || meas.pcr[i] == 8 ||
 		      meas.pcr[i] == 9, "PCR %u is one of the documented ones", meas.pcr[i]);
 	CHECK(strstr(d->log, "   Measured 'kernel' (kernel) into PCR 8") != NULL, "console line");
 	one_chain = meas.n;
+	memcpy(key, meas.d[0].sha256, sizeof(key));
+	CHECK(scratch.tee_state.n == 0, "no tee without measure_hashes (%u)", scratch.tee_state.n);
 
 	/* Slot A's kernel tampered: slot B boots; nothing of slot A was measured. */
 	d->stage[0][1].p[d->stage[0][1].n / 2] ^= 1;
@@ -432,6 +472,39 @@ static void test_measure(uint8_t *ram)
 	CHECK(!b.kernel.present && !b.entry, "nothing to start");
 	CHECK(strstr(d->log, "measurement failed") != NULL, "reason on the console:\n%s", d->log);
 	meas.fail_at = 0;
+
+	/* Every PCR bank: each measurement carries each hash the platform asks for. */
+	meas.hashes = VFIT_HASH_SET_ALL;
+	dev_free(d);
+	dev_factory(d);
+	CHECK(measured_power_on(d, ram, &b) == VFIT_BOOT_KERNEL, "four banks:\n%s", d->log);
+	CHECK(meas.n == one_chain, "the same measurements (%u)", meas.n);
+	for (i = 0; i < meas.n; i++)
+		CHECK(meas.d[i].hashes == VFIT_HASH_SET_ALL, "measurement %u holds 0x%x", i,
+		      (unsigned)meas.d[i].hashes);
+	at = measured(8);
+	for (i = 0; at >= 0 && i < 4; i++) {
+		static const enum vfit_hash h[] = {
+			VFIT_HASH_SHA1, VFIT_HASH_SHA256, VFIT_HASH_SHA384, VFIT_HASH_SHA512,
+		};
+		uint8_t want[VFIT_HASH_MAX_SIZE];
+
+		vfit_hash(h[i], kernel_payload, KSIZE, want);
+		CHECK(!memcmp(vfit_digest_set_get(&meas.d[at], h[i]), want, vfit_hash_size(h[i])),
+		      "PCR 8: the kernel's %s", vfit_hash_name(h[i]));
+	}
+	/* The verifier's own SHA-256 pass over the kernel gave its other digests (the tee). */
+	for (i = 0; i < scratch.tee_state.n; i++)
+		if (!memcmp(scratch.tee_state.seen[i].sha256, k, sizeof(k)))
+			break;
+	CHECK(i < scratch.tee_state.n && at >= 0 &&
+	      !memcmp(&scratch.tee_state.seen[i].more.sha512, meas.d[at].sha512, 64),
+	      "the kernel's SHA-512 came from the verifier's pass (%u SHA-256 teed)",
+	      scratch.tee_state.n);
+	/* A key's identity in every hash, its SHA-256 the one measured with one bank. */
+	CHECK(meas.pcr[0] == 7 && meas.d[0].hashes == VFIT_HASH_SET_ALL &&
+	      !memcmp(meas.d[0].sha256, key, sizeof(key)), "PCR 7: the key in every hash");
+	meas.hashes = 0;
 	dev_free(d);
 	free(d);
 }

@@ -2,7 +2,8 @@
 /*
  * The boot flow's trust state in a TPM (lib/boot/boot_tpm.c) against a
  * real swtpm started here (sha256 bank alone, as swtpm_setup provisions
- * it; a second one left at swtpm's four default banks): each reason the
+ * it; others with swtpm's four default banks, sha1 + sha256, sha384
+ * alone, each opened with a hash for every bank): each reason the
  * stage halts for, from the TPM itself where it can produce it (index
  * missing, wrong attributes, wrong size, bad contents, hierarchy already
  * disabled, banks) and through a relay that breaks the real transport for
@@ -35,14 +36,30 @@ static const struct vfit_tpm_auth owner = { VFIT_TPM_RH_OWNER, NULL, 0 };
  * A relay in front of the real transport that breaks it on purpose: from
  * command number `at` on (counted by the relay), or only for command code
  * `cc`, it answers `fail` instead, or (fail == VFIT_TPM_OK) hands back the
- * TPM's real answer with its tag damaged.
+ * TPM's real answer with its tag damaged -- or, with rename set, with the
+ * PCR bank of algorithm rename[0] in a GetCapability answer renamed
+ * rename[1] (swtpm has no bank this library cannot hash).
  */
 struct relay {
 	struct vfit_tpm_transport real;
 	unsigned int n, at;
 	uint32_t cc;
 	enum vfit_tpm_result fail;
+	uint16_t rename[2];
 };
+
+/* The first TPMS_PCR_SELECTION of bank from (its algorithm, 3 select bytes) renamed to. */
+static void rename_bank(uint8_t *rsp, size_t len, uint16_t from, uint16_t to)
+{
+	size_t i;
+
+	for (i = 10; i + 3 <= len; i++)
+		if (rsp[i] == from >> 8 && rsp[i + 1] == (from & 0xFF) && rsp[i + 2] == 3) {
+			rsp[i] = (uint8_t)(to >> 8);
+			rsp[i + 1] = (uint8_t)to;
+			return;
+		}
+}
 
 static enum vfit_tpm_result relay_xfer(void *ctx, const uint8_t *cmd, size_t cmd_len,
 				       uint8_t *rsp, size_t rsp_cap, size_t *rsp_len)
@@ -56,7 +73,9 @@ static enum vfit_tpm_result relay_xfer(void *ctx, const uint8_t *cmd, size_t cmd
 	if (hit && r->fail != VFIT_TPM_OK)
 		return r->fail;
 	res = r->real.xfer(r->real.ctx, cmd, cmd_len, rsp, rsp_cap, rsp_len);
-	if (hit && !res && *rsp_len >= 2)
+	if (hit && !res && r->rename[0])
+		rename_bank(rsp, *rsp_len, r->rename[0], r->rename[1]);
+	else if (hit && !res && *rsp_len >= 2)
 		rsp[1] ^= 0x55;
 	return res;
 }
@@ -71,6 +90,7 @@ static void relay_on(struct relay *r, struct vfit_tpm *tpm, unsigned int at, uin
 	r->at = at;
 	r->cc = cc;
 	r->fail = fail;
+	r->rename[0] = r->rename[1] = 0;
 	vfit_tpm_init(tpm, &tr);
 }
 
@@ -417,7 +437,9 @@ static void test_required(void)
 
 static void test_faults(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 {
-	static const uint8_t d[VFIT_BOOT_DIGEST] = { 1 };
+	static const struct vfit_digest_set d = { VFIT_HASH_BIT(VFIT_HASH_SHA256), { 0 }, { 1 },
+						  { 0 }, { 0 } };
+	struct vfit_digest_set no256 = d;
 	struct relay r;
 	size_t before;
 
@@ -435,12 +457,20 @@ static void test_faults(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	relay_off(&r, tpm);
 	reset(s);
 	why_is(open_(tpm), VFIT_WHY_NONE, "open", "");
-	CHECK(!vfit_trust_measure(&trust, 8, 0xd, d, "x", 1), "a measurement");
+	CHECK(!vfit_trust_measure(&trust, 8, 0xd, &d, "x", 1), "a measurement");
 	before = tlog.len;
 	relay_on(&r, tpm, 0, 0x00000182u /* PCR_Extend */, VFIT_TPM_ERR_TRANSPORT);
-	CHECK(vfit_trust_measure(&trust, 8, 0xd, d, "x", 1) == VFIT_IO_ERROR &&
+	CHECK(vfit_trust_measure(&trust, 8, 0xd, &d, "x", 1) == VFIT_IO_ERROR &&
 	      !strcmp(trust.what, "PCR_Extend"), "a failed extend fails the measurement");
 	CHECK(tlog.len == before, "and it is not in the log");
+	relay_off(&r, tpm);
+	/* Digests without the active bank's hash: nothing extended, nothing logged. */
+	no256.hashes = VFIT_HASH_BIT(VFIT_HASH_SHA1);
+	relay_on(&r, tpm, 0, 0x00000182u /* PCR_Extend */, VFIT_TPM_ERR_TRANSPORT);
+	CHECK(vfit_trust_measure(&trust, 8, 0xd, &no256, "x", 1) == VFIT_IO_ERROR &&
+	      trust.tr == VFIT_TPM_ERR_UNSUPPORTED && tlog.len == before,
+	      "a measurement lacking the sha256 bank's digest (%s)",
+	      vfit_tpm_result_to_string(trust.tr));
 	relay_off(&r, tpm);
 	relay_on(&r, tpm, 0, 0x00000121u /* HierarchyControl */, VFIT_TPM_OK);
 	why_is(vfit_trust_lock(&trust), VFIT_WHY_TPM_LOCK, "hierarchy control garbled",
@@ -460,14 +490,33 @@ int main(void)
 		return check_done();
 	vfit_tpm_sock_transport(&s4, &tr);
 	vfit_tpm_init(&t, &tr);
-	why_is(open_(&t), VFIT_WHY_TPM_BANKS, "swtpm's default banks",
-	       "PCR banks other than sha256 alone");
+	/* Every bank it has is one the stage extends (this TPM was never provisioned). */
+	why_is(open_(&t), VFIT_WHY_NV_MISSING, "swtpm's default banks", "trust-state NV index missing");
+	CHECK(trust.banks.count == 4 && trust.hashes == VFIT_HASH_SET_ALL,
+	      "four banks (%u), four hashes (0x%x)", (unsigned)trust.banks.count,
+	      (unsigned)trust.hashes);
+	{
+		struct relay r;
+
+		relay_on(&r, &t, 0, 0x0000017Au /* GetCapability */, VFIT_TPM_OK);
+		r.rename[0] = VFIT_TPM_ALG_SHA1;
+		r.rename[1] = VFIT_TPM_ALG_SM3_256;
+		why_is(open_(&t), VFIT_WHY_TPM_BANKS, "an sm3_256 bank",
+		       "PCR bank that cannot be hashed");
+		CHECK(trust.what && !strcmp(trust.what, "sm3_256"), "the bank named: %s",
+		      trust.what ? trust.what : "(none)");
+		relay_off(&r, &t);
+	}
 	vfit_tpm_sock_close(&s4);
 	swtpm_end(&sw);
 	/* sha256 with another bank; one bank that is not sha256. */
 	{
-		static const char *const banks[] = { "sha256,sha384", "sha384" };
+		static const char *const banks[] = { "sha1,sha256", "sha384" };
 		static const char *const names[] = { "two-banks", "sha384" };
+		static const uint32_t hashes[] = {
+			VFIT_HASH_BIT(VFIT_HASH_SHA1) | VFIT_HASH_BIT(VFIT_HASH_SHA256),
+			VFIT_HASH_BIT(VFIT_HASH_SHA384),
+		};
 		unsigned int i;
 
 		for (i = 0; i < 2; i++) {
@@ -475,8 +524,9 @@ int main(void)
 				"swtpm_setup --pcr-banks %s and swtpm", banks[i]);
 			vfit_tpm_sock_transport(&s4, &tr);
 			vfit_tpm_init(&t, &tr);
-			why_is(open_(&t), VFIT_WHY_TPM_BANKS, banks[i],
-			       "PCR banks other than sha256 alone");
+			why_is(open_(&t), VFIT_WHY_NV_MISSING, banks[i], "trust-state NV index missing");
+			CHECK(trust.hashes == hashes[i], "%s: hashes 0x%x", banks[i],
+			      (unsigned)trust.hashes);
 			vfit_tpm_sock_close(&s4);
 			swtpm_end(&sw);
 		}

@@ -844,6 +844,246 @@ static void test_log_bounds(void)
 	CHECK(!strcmp(vfit_tpm_result_to_string(VFIT_TPM_ERR_MALFORMED), "malformed TPM response"), "result name");
 }
 
+/* ---- every active bank: hashes, extends, the log and its separators ---- */
+
+static const uint16_t four[] = {
+	VFIT_TPM_ALG_SHA1, VFIT_TPM_ALG_SHA256, VFIT_TPM_ALG_SHA384, VFIT_TPM_ALG_SHA512,
+};
+
+/* The log is little-endian, commands big-endian. */
+static uint32_t le16(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return le16(p) | le16(p + 2) << 16;
+}
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* A transport that keeps each command and answers it as a password-session command succeeds. */
+struct recorder {
+	unsigned int n;
+	size_t len[12];
+	uint8_t cmd[12][512];
+};
+
+static enum vfit_tpm_result record_xfer(void *ctx, const uint8_t *cmd, size_t cmd_len, uint8_t *rsp,
+					size_t rsp_cap, size_t *rsp_len)
+{
+	/* header (size 19, success), parameterSize 0, empty nonce, attributes, empty HMAC */
+	static const uint8_t ok[] = { 0x80, 0x02, 0, 0, 0, 19, 0, 0, 0, 0, 0, 0, 0, 0,
+				      0, 0, 0x01, 0, 0 };
+	struct recorder *r = ctx;
+
+	if (r->n < 12 && cmd_len <= sizeof(r->cmd[0])) {
+		memcpy(r->cmd[r->n], cmd, cmd_len);
+		r->len[r->n] = cmd_len;
+	}
+	r->n++;
+	if (rsp_cap < sizeof(ok))
+		return VFIT_TPM_ERR_TRANSPORT;
+	memcpy(rsp, ok, sizeof(ok));
+	*rsp_len = sizeof(ok);
+	return VFIT_TPM_OK;
+}
+
+static void four_banks(struct vfit_tpm_banks *b)
+{
+	unsigned int i;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < 4; i++) {
+		b->alg[i] = four[i];
+		b->pcr_mask[i] = 0xffffff;
+	}
+	b->count = 4;
+}
+
+/* The library's hash of each bank, and the digests of data for several banks in one pass. */
+static void test_bank_hashes(void)
+{
+	struct vfit_tpm_banks b;
+	struct vfit_tpm_digests d;
+	struct vfit_digest_set s;
+	uint8_t want[VFIT_TPM_MAX_DIGEST];
+	uint32_t hashes = 0;
+	uint16_t alg = 0;
+	unsigned int i;
+
+	CHECK(vfit_tpm_alg_hash(VFIT_TPM_ALG_SHA1) == VFIT_HASH_SHA1 &&
+	      vfit_tpm_alg_hash(VFIT_TPM_ALG_SHA256) == VFIT_HASH_SHA256 &&
+	      vfit_tpm_alg_hash(VFIT_TPM_ALG_SHA384) == VFIT_HASH_SHA384 &&
+	      vfit_tpm_alg_hash(VFIT_TPM_ALG_SHA512) == VFIT_HASH_SHA512, "the four banks' hashes");
+	CHECK(vfit_tpm_alg_hash(VFIT_TPM_ALG_SM3_256) == VFIT_HASH_INVALID &&
+	      vfit_tpm_alg_hash(0x0099) == VFIT_HASH_INVALID, "no hash for sm3_256 or an unknown bank");
+
+	four_banks(&b);
+	L(vfit_tpm_banks_hashes(&b, &hashes, &alg), VFIT_TPM_OK);
+	CHECK(hashes == VFIT_HASH_SET_ALL, "four banks need 0x%x", (unsigned)hashes);
+	b.alg[2] = VFIT_TPM_ALG_SM3_256;
+	L(vfit_tpm_banks_hashes(&b, &hashes, &alg), VFIT_TPM_ERR_UNSUPPORTED);
+	CHECK(alg == VFIT_TPM_ALG_SM3_256, "the bank that cannot be hashed: %s",
+	      vfit_tpm_alg_to_string(alg));
+	L(vfit_tpm_digests_of(&b, "x", 1, &d), VFIT_TPM_ERR_UNSUPPORTED);
+	b.count = 0;
+	L(vfit_tpm_banks_hashes(&b, &hashes, &alg), VFIT_TPM_ERR_PARAM);
+
+	/* Each bank's digest, in the banks' order, as OpenSSL computes it. */
+	four_banks(&b);
+	b.alg[0] = VFIT_TPM_ALG_SHA512;
+	b.alg[3] = VFIT_TPM_ALG_SHA1;
+	L(vfit_tpm_digests_of(&b, "a kernel", 8, &d), VFIT_TPM_OK);
+	CHECK(d.count == 4, "%u digests", (unsigned)d.count);
+	for (i = 0; i < 4; i++) {
+		REQUIRE(ossl_hash(b.alg[i], "a kernel", 8, NULL, 0, want), "OpenSSL");
+		CHECK(d.d[i].alg == b.alg[i] &&
+		      !memcmp(d.d[i].digest, want, vfit_tpm_alg_digest_size(b.alg[i])),
+		      "digest %u: %s as OpenSSL's", i, vfit_tpm_alg_to_string(b.alg[i]));
+	}
+	/* From a digest set: every bank's hash there, or nothing. */
+	memset(&s, 0, sizeof(s));
+	s.hashes = VFIT_HASH_SET_ALL & ~VFIT_HASH_BIT(VFIT_HASH_SHA384);
+	L(vfit_tpm_digests_from(&b, &s, &d), VFIT_TPM_ERR_UNSUPPORTED);
+	s.hashes = VFIT_HASH_SET_ALL;
+	memset(s.sha384, 0x38, sizeof(s.sha384));
+	L(vfit_tpm_digests_from(&b, &s, &d), VFIT_TPM_OK);
+	CHECK(d.count == 4 && d.d[2].alg == VFIT_TPM_ALG_SHA384 && d.d[2].digest[47] == 0x38,
+	      "sha384 from the set");
+}
+
+/* PCR_Extend of four banks, byte by byte (TPM 2.0 Part 3, TPM2_PCR_Extend). */
+static void test_extend_encoding(void)
+{
+	static struct vfit_tpm t;
+	static struct recorder rec;
+	struct vfit_tpm_transport tr = { record_xfer, &rec };
+	struct vfit_tpm_banks b;
+	struct vfit_tpm_digests d;
+	uint8_t want[512];
+	size_t n = 0, i, k;
+	struct vfit_tpm *tpm = &t;
+
+	four_banks(&b);
+	REQUIRE(!vfit_tpm_digests_of(&b, "initrd", 6, &d), "digests");
+	vfit_tpm_init(tpm, &tr);
+	R(vfit_tpm_pcr_extend(tpm, 9, &d), VFIT_TPM_OK);
+	/* tag, size (below), PCR_Extend, handle = PCR 9, a password session of an empty password */
+	n = 0;
+	want[n++] = 0x80, want[n++] = 0x02;
+	n += 4;
+	want[n++] = 0, want[n++] = 0, want[n++] = 0x01, want[n++] = 0x82;
+	want[n++] = 0, want[n++] = 0, want[n++] = 0, want[n++] = 9;
+	want[n++] = 0, want[n++] = 0, want[n++] = 0, want[n++] = 9;
+	want[n++] = 0x40, want[n++] = 0, want[n++] = 0, want[n++] = 0x09;
+	want[n++] = 0, want[n++] = 0, want[n++] = 0x01, want[n++] = 0, want[n++] = 0;
+	/* TPML_DIGEST_VALUES: count, then each bank's algorithm and digest */
+	want[n++] = 0, want[n++] = 0, want[n++] = 0, want[n++] = 4;
+	for (i = 0; i < 4; i++) {
+		want[n++] = (uint8_t)(four[i] >> 8), want[n++] = (uint8_t)four[i];
+		for (k = 0; k < vfit_tpm_alg_digest_size(four[i]); k++)
+			want[n++] = d.d[i].digest[k];
+	}
+	want[2] = (uint8_t)(n >> 24), want[3] = (uint8_t)(n >> 16);
+	want[4] = (uint8_t)(n >> 8), want[5] = (uint8_t)n;
+	CHECK(rec.n == 1 && rec.len[0] == n && !memcmp(rec.cmd[0], want, n),
+	      "PCR_Extend of four banks: %zu bytes, want %zu", rec.len[0], n);
+}
+
+/*
+ * The log of a four-bank TPM: each event carries every bank's digest in the
+ * Spec ID event's order, whatever order the digests came in; each bank
+ * replays to its own chain of extends; and the separators end PCRs 0-7.
+ */
+static void test_log_banks(void)
+{
+	static uint8_t mem[4096];
+	static struct vfit_tpm t;
+	static struct recorder rec;
+	struct vfit_tpm_transport tr = { record_xfer, &rec };
+	struct vfit_tpm_banks b;
+	struct vfit_tpm_digests d, rev;
+	struct vfit_tpm_log log;
+	const uint8_t *e;
+	uint8_t v[VFIT_TPM_MAX_DIGEST], want[VFIT_TPM_MAX_DIGEST], sep[4] = { 0xff, 0xff, 0xff, 0xff };
+	uint32_t i, pcr, ev;
+	size_t at, off;
+	struct vfit_tpm *tpm = &t;
+
+	four_banks(&b);
+	L(vfit_tpm_log_init(&log, mem, sizeof(mem), &b), VFIT_TPM_OK);
+	/* Spec ID event: four algorithms with their digest sizes */
+	CHECK(log.len == 32 + 29 + 16 && mem[32 + 24] == 4, "Spec ID event of %zu bytes", log.len);
+	for (i = 0; i < 4; i++)
+		CHECK(le16(mem + 32 + 28 + 4 * i) == four[i] &&
+		      le16(mem + 32 + 30 + 4 * i) == vfit_tpm_alg_digest_size(four[i]),
+		      "Spec ID bank %u", i);
+	REQUIRE(!vfit_tpm_digests_of(&b, "kernel image", 12, &d), "digests");
+	rev.count = 4;
+	for (i = 0; i < 4; i++)
+		rev.d[i] = d.d[3 - i];
+	at = log.len;
+	L(vfit_tpm_log_append(&log, 8, VFIT_TPM_EV_IPL, &rev, "kernel", 6), VFIT_TPM_OK);
+	e = mem + at;
+	CHECK(le32(e) == 8 && le32(e + 4) == VFIT_TPM_EV_IPL && le32(e + 8) == 4,
+	      "the event's PCR, type and digest count");
+	for (i = 0, off = 12; i < 4; i++) {
+		size_t n = vfit_tpm_alg_digest_size(four[i]);
+
+		CHECK(le16(e + off) == four[i] && !memcmp(e + off + 2, d.d[i].digest, n),
+		      "digest %u in the Spec ID order: %s", i, vfit_tpm_alg_to_string(four[i]));
+		off += 2 + n;
+	}
+	CHECK(le32(e + off) == 6 && !memcmp(e + off + 4, "kernel", 6) && at + off + 10 == log.len,
+	      "the event data ends the entry");
+
+	/* The separators: PCRs 0..7 each extended once in every bank, and logged. */
+	vfit_tpm_init(tpm, &tr);
+	R(vfit_tpm_separators(tpm, &log, &b, VFIT_TPM_SEPARATOR), VFIT_TPM_OK);
+	CHECK(rec.n == 8, "%u PCR_Extend commands", rec.n);
+	for (pcr = 0; pcr < 8 && pcr < rec.n; pcr++)
+		CHECK(be32(rec.cmd[pcr] + 6) == 0x182 && be32(rec.cmd[pcr] + 10) == pcr &&
+		      be32(rec.cmd[pcr] + 27) == 4, "separator %u: PCR_Extend of PCR %u, four banks",
+		      pcr, pcr);
+	for (i = 0; i < 4; i++) {
+		size_t n = vfit_tpm_alg_digest_size(four[i]);
+		uint8_t zero[VFIT_TPM_MAX_DIGEST] = { 0 }, dg[VFIT_TPM_MAX_DIGEST];
+
+		for (pcr = 0; pcr < 10; pcr++) {
+			L(vfit_tpm_log_replay(log.base, log.len, pcr, four[i], v, &ev), VFIT_TPM_OK);
+			/* OpenSSL: zeros extended with the separator's digest (PCR 8: the kernel's) */
+			REQUIRE(ossl_hash(four[i], pcr == 8 ? "kernel image" : (const char *)sep,
+					  pcr == 8 ? 12 : 4, NULL, 0, dg), "OpenSSL");
+			REQUIRE(ossl_hash(four[i], zero, n, dg, n, want), "OpenSSL");
+			if (pcr == 9)
+				CHECK(ev == 0, "PCR 9 %s: nothing", vfit_tpm_alg_to_string(four[i]));
+			else
+				CHECK(ev == 1 && !memcmp(v, want, n), "PCR %u %s: replay of one extend",
+				      (unsigned)pcr, vfit_tpm_alg_to_string(four[i]));
+		}
+	}
+	/* The separator events: EV_SEPARATOR, FFFFFFFFh as the event data. */
+	for (pcr = 0, off = at + (log.len - at) - 8 * (12 + 4 * 2 + 20 + 32 + 48 + 64 + 4 + 4);
+	     pcr < 8; pcr++, off += 12 + 8 + 164 + 8) {
+		e = mem + off;
+		CHECK(le32(e) == pcr && le32(e + 4) == VFIT_TPM_EV_SEPARATOR &&
+		      le32(e + 12 + 8 + 164) == 4 && !memcmp(e + 12 + 8 + 164 + 4, sep, 4),
+		      "separator event %u", (unsigned)pcr);
+	}
+	/* One that fails ends the run there: nothing more extended or logged. */
+	rec.n = 0;
+	at = log.len;
+	log.cap = log.len + 3 * (12 + 8 + 164 + 8);
+	R(vfit_tpm_separators(tpm, &log, &b, VFIT_TPM_SEPARATOR_ERROR), VFIT_TPM_ERR_SPACE);
+	CHECK(rec.n == 3 && log.len == at + 3 * (12 + 8 + 164 + 8),
+	      "three separators fit, the fourth is refused (%u extends)", rec.n);
+}
+
 int main(void)
 {
 	static struct vfit_tpm t;
@@ -855,6 +1095,9 @@ int main(void)
 	alarm(120);     /* watchdog against a hang: swtpm dies with us through PDEATHSIG */
 	test_hostile();
 	test_log_bounds();
+	test_bank_hashes();
+	test_extend_encoding();
+	test_log_banks();
 
 	/* libtpms' default banks: every bank is extended and replayed. */
 	if (!swtpm_start(&sw, dir, sizeof(dir), "vfit-tpm", "tpm", NULL, &s))

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # A real TPM 2.0 (swtpm) behind QEMU's tpm-tis-device for tests/qemu/*.sh,
 # sourced after tests/qemu/lib/qemu.sh.
-#   tpm_new DIR                 a fresh swtpm state in DIR with the sha256 bank
-#                               alone, provisioned as a factory does
+#   tpm_new DIR [BANKS]         a fresh swtpm state in DIR with the PCR banks BANKS
+#                               (swtpm_setup --pcr-banks; default: sha256 alone),
+#                               provisioned as a factory does
 #                               (ports/qemu-virt/with-tpm, docs/trust-state.md)
 #   tpm_boot NAME ARCH DISK WANT TAG [REGEX...]   boot (qemu.sh) of stage-tpm.bin (the ROM
 #                               that requires a TPM) with swtpm on DIR=$TPM
@@ -21,7 +22,7 @@ tpm_stop() {
 trap 'tpm_stop; rm -rf "$T"' EXIT
 
 tpm_new() {
-	rm -rf "$1" && "$ROOT/ports/qemu-virt/with-tpm" "$1" true
+	rm -rf "$1" && PCR_BANKS=${2:-sha256} "$ROOT/ports/qemu-virt/with-tpm" "$1" true
 }
 
 tpm_boot() {
