@@ -6,7 +6,8 @@
 # links no TPM stack; the device directory's own file store is never
 # consulted, whatever it says or whether it is there at all; and a TPM that
 # is gone is an I/O error (exit 2) naming swtpm's socket for every command,
-# never a fallback to the files, with the device directory left as it was.
+# never a fallback to the files, with the device directory left as it was
+# -- and for the OS's own `vfit disk ... --tpm`, with the disk left as it was.
 # boot_trust.sh has the store's normal life, its refusals and power cuts.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
@@ -67,6 +68,16 @@ for cmd in boot mark-good "update $T/upd.fit" status provision; do
 done
 snapshot >"$T/after"
 ok "the device directory unchanged" cmp "$T/before" "$T/after"
+ok "a disk" "$VFIT" disk create --slot-size 1M "$T/disk.img"
+cp "$T/disk.img" "$T/disk0.img"
+for cmd in mark-good "update --rom $D/rom.dtb"; do
+	# shellcheck disable=SC2086
+	status 2 "TPM gone: vfit disk $cmd --tpm is an error" "$VFIT" disk $cmd --tpm "$SOCKDIR" \
+		"$T/disk.img" $([ "$cmd" = mark-good ] || echo "$T/upd.fit")
+	contains "vfit disk $cmd: the error names swtpm's socket" "$T/.out" \
+		"^vfit: disk: $SOCKDIR/data: cannot connect to swtpm: "
+done
+ok "the disk unchanged" cmp "$T/disk.img" "$T/disk0.img"
 
 # The TPM back (its NV kept): the counter it holds.
 ok "swtpm restarted on its state" swtpm_up
