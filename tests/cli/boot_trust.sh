@@ -10,7 +10,8 @@
 # refused with their reason; the ROM, not the command line, says whether
 # the state is in a TPM; requests on the disk (the device directory) are
 # not requests; counters move only for the chain that booted, and never
-# past the index's room (refused, nothing changed); a disk whose two slots
+# past the index's room (refused, nothing changed); a request is one change
+# (a refused confirmation drops the update it rode with); a disk whose two slots
 # failed once boots normally when put right; recovery's own update brings
 # a device with no good slot back, and recovery confirms its own counter;
 # a power cut at every NV write of mark-good and update leaves the old or
@@ -134,6 +135,18 @@ contains "recovery counter" "$T/.out" "^   Rollback counter 'recovery': 0 -> 2$"
 cp "$T/rec0.fit" "$D/recovery.fit"
 status 1 "the old recovery image is refused now" $B
 contains "refused" "$T/.out" "rollback index 0 < counter 2 for 'recovery'"
+
+# One request is one change: a confirmation refused leaves the update it rode with unoffered.
+rm -rf "$D" && cp -a "$T/good" "$D"
+ok "good device: slot B boots" $B
+cp "$W/kernel-i3.fit" "$D/slot-b/stage2.fit"
+status 0 "update (the OS) into slot A" $B update "$W/kernel-i2.fit"
+status 0 "and mark-good of slot B, rewritten since it booted" $B mark-good
+status 0 "power-on" $B
+contains "one request with both" "$T/.out" "to confirm slot B and to try the update it installed in slot A$"
+contains "the confirmation refused" "$T/.out" "^mark-good: refused, not the chain that booted: slot B$"
+lacks "the update not offered" "$T/.out" "will be tried next"
+lacks "slot A not tried" "$T/.out" "^## Trying slot A"
 
 # Counter entries: 8 names at most (kernel, recovery and c1..c6 here).  The 9th name is
 # refused at mark-good, before anything changed: the trial goes on, no entry taken.
