@@ -372,12 +372,13 @@ out:
 /* The chain to confirm: the one that booted last, unless none did or its slot is bad. */
 static int confirmable(const char *path, const struct vfit_boot_state *st, struct vfit_err *e)
 {
-	if (st->booted == VFIT_BOOT_NONE)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: nothing booted yet", path);
-	if (st->booted < VFIT_BOOT_SLOTS && st->status[st->booted] == VFIT_SLOT_BAD)
+	enum vfit_boot_why w = vfit_boot_state_confirmable(st);
+
+	if (w == VFIT_WHY_BOOTED_BAD)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: slot %c is marked bad", path,
 				    'A' + st->booted);
-	return 0;
+	return w ? vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: %s", path,
+				vfit_boot_why_to_string(w)) : 0;
 }
 
 static const char *chain_name(unsigned int c)

@@ -602,11 +602,13 @@ static int ask(struct vfit_boot_sim *s, uint8_t confirm, uint8_t install, struct
 		vfit_boot_state_default(&st);
 	rq.seq = st.seq;
 	if (install == VFIT_BOOT_NONE) {
-		if (st.booted == VFIT_BOOT_NONE)
-			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: nothing booted yet");
-		if (st.booted < VFIT_BOOT_SLOTS && st.status[st.booted] == VFIT_SLOT_BAD)
+		w = vfit_boot_state_confirmable(&st);
+		if (w == VFIT_WHY_BOOTED_BAD)
 			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: slot %c is marked bad",
 					    'A' + st.booted);
+		if (w)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: %s",
+					    vfit_boot_why_to_string(w));
 		rq.confirm = st.booted;
 	}
 	w = vfit_trust_ask(t, &rq, NULL, 0);
