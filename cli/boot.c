@@ -178,7 +178,10 @@ static int run_boot(struct vfit_boot_sim *s, bool timed, const char *dump_dir)
 		fprintf(stderr, "vfit: boot: booted RECOVERY: no slot verified\n");
 		return 1;
 	case VFIT_BOOT_HALT:
-		fprintf(stderr, "vfit: boot: halted: nothing verified\n");
+		/* As the stage says it: a chain verified, but what booted could not be recorded. */
+		fprintf(stderr, "vfit: boot: halted: %s\n",
+			report.why == VFIT_WHY_STATE_WRITE || report.why == VFIT_WHY_TRIAL_UNCOUNTED ?
+			"the boot record could not be written" : "nothing verified");
 		return s->ctr_error == VFIT_EXIT_USAGE ? 2 : 1;
 	default:
 		fprintf(stderr, "vfit: boot: %s: platform failure (%s)\n", s->dir,

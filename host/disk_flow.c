@@ -62,14 +62,6 @@ struct os_tpm {
 	struct vfit_trust t;
 };
 
-static int tpm_fail(const struct vfit_trust *t, const char *path, enum vfit_boot_why w,
-		    struct vfit_err *e)
-{
-	return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: TPM: %s (%s%s%s)", path,
-			    vfit_boot_why_to_string(w), t->what ? t->what : "",
-			    t->rc ? " " : "", t->rc ? vfit_tpm_rc_to_string(t->rc) : "");
-}
-
 /* The device's trust state, read as the running OS reads it. */
 static int tpm_attach(struct os_tpm *o, const char *path, struct vfit_err *e)
 {
@@ -81,7 +73,7 @@ static int tpm_attach(struct os_tpm *o, const char *path, struct vfit_err *e)
 	vfit_tpm_dev_transport(&o->dev, &tr);
 	vfit_tpm_init(&o->tpm, &tr);
 	w = vfit_trust_attach(&o->t, &o->tpm);
-	return w ? tpm_fail(&o->t, path, w, e) : 0;
+	return w ? vfit_trust_err(e, path, &o->t, w) : 0;
 }
 
 /* The TPM's state (the default one before the first boot wrote it). */
@@ -100,7 +92,7 @@ static int tpm_ask(struct os_tpm *o, const char *path, const struct vfit_boot_re
 {
 	enum vfit_boot_why w = vfit_trust_ask(&o->t, rq, NULL, 0);
 
-	return w ? tpm_fail(&o->t, path, w, e) : 0;
+	return w ? vfit_trust_err(e, path, &o->t, w) : 0;
 }
 
 /* ---- chains ---------------------------------------------------------------- */
@@ -380,12 +372,13 @@ out:
 /* The chain to confirm: the one that booted last, unless none did or its slot is bad. */
 static int confirmable(const char *path, const struct vfit_boot_state *st, struct vfit_err *e)
 {
-	if (st->booted == VFIT_BOOT_NONE)
-		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: nothing booted yet", path);
-	if (st->booted < VFIT_BOOT_SLOTS && st->status[st->booted] == VFIT_SLOT_BAD)
+	enum vfit_boot_why w = vfit_boot_state_confirmable(st);
+
+	if (w == VFIT_WHY_BOOTED_BAD)
 		return vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: slot %c is marked bad", path,
 				    'A' + st->booted);
-	return 0;
+	return w ? vfit_err_set(e, VFIT_EXIT_REJECT, "%s: mark-good: %s", path,
+				vfit_boot_why_to_string(w)) : 0;
 }
 
 static const char *chain_name(unsigned int c)

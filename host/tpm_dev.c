@@ -41,15 +41,21 @@ int vfit_tpm_dev_open(struct vfit_tpm_dev *d, const char *path, struct vfit_err 
 	struct stat st;
 
 	d->fd = -1;
+	d->sock = false;
 	if (stat(path, &st))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
-	if (S_ISDIR(st.st_mode))
+	if (S_ISDIR(st.st_mode)) {
+		d->sock = true;
 		d->fd = connect_data(path);
-	else if (S_ISCHR(st.st_mode))
-		d->fd = open(path, O_RDWR | O_CLOEXEC);
-	else
+		if (d->fd < 0)
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s/data: cannot connect to swtpm: %s",
+					    path, strerror(errno));
+		return 0;
+	}
+	if (!S_ISCHR(st.st_mode))
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: neither a TPM device nor a directory "
 				    "with swtpm's data socket", path);
+	d->fd = open(path, O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: %s", path, strerror(errno));
 	return 0;
@@ -75,15 +81,21 @@ static int read_n(int fd, uint8_t *p, size_t n)
 	return 0;
 }
 
-/* The whole command in one write (a TPM device takes nothing less), the response as it comes. */
+/*
+ * The whole command in one write (a TPM device takes nothing less; a socket
+ * whose swtpm went away is an error, not SIGPIPE), the response as it comes.
+ */
 static enum vfit_tpm_result xfer(void *ctx, const uint8_t *cmd, size_t cmd_len, uint8_t *rsp,
 				 size_t rsp_cap, size_t *rsp_len)
 {
 	struct vfit_tpm_dev *d = ctx;
+	ssize_t k;
 	uint32_t size;
 
-	if (d->fd < 0 || write(d->fd, cmd, cmd_len) != (ssize_t)cmd_len || rsp_cap < 10 ||
-	    read_n(d->fd, rsp, 10))
+	if (d->fd < 0)
+		return VFIT_TPM_ERR_TRANSPORT;
+	k = d->sock ? send(d->fd, cmd, cmd_len, MSG_NOSIGNAL) : write(d->fd, cmd, cmd_len);
+	if (k != (ssize_t)cmd_len || rsp_cap < 10 || read_n(d->fd, rsp, 10))
 		return VFIT_TPM_ERR_TRANSPORT;
 	size = (uint32_t)rsp[2] << 24 | (uint32_t)rsp[3] << 16 | (uint32_t)rsp[4] << 8 | rsp[5];
 	if (size < 10 || size > rsp_cap || read_n(d->fd, rsp + 10, size - 10))
@@ -96,6 +108,18 @@ void vfit_tpm_dev_transport(struct vfit_tpm_dev *d, struct vfit_tpm_transport *t
 {
 	tr->xfer = xfer;
 	tr->ctx = d;
+}
+
+int vfit_trust_err(struct vfit_err *e, const char *prefix, const struct vfit_trust *t,
+		   enum vfit_boot_why w)
+{
+	bool unreached = t->tr == VFIT_TPM_ERR_TRANSPORT || t->tr == VFIT_TPM_ERR_TIMEOUT;
+
+	return vfit_err_set(e, unreached ? VFIT_EXIT_USAGE : VFIT_EXIT_REJECT,
+			    "%s%sTPM: %s (%s%s%s%s%s)", prefix ? prefix : "", prefix ? ": " : "",
+			    vfit_boot_why_to_string(w), t->what ? t->what : "", t->tr ? ": " : "",
+			    t->tr ? vfit_tpm_result_to_string(t->tr) : "", t->rc ? " " : "",
+			    t->rc ? vfit_tpm_rc_to_string(t->rc) : "");
 }
 
 void vfit_tpm_dev_close(struct vfit_tpm_dev *d)

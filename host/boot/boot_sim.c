@@ -26,6 +26,7 @@
 #include "vfit-host/sim.h"
 #include "vfit-host/tpm_sock.h"
 #include "../mkimage_int.h"
+#include "../tpm_dev.h"
 
 
 static void step(struct vfit_boot_sim *s)
@@ -510,14 +511,6 @@ static uint32_t trust_measure_hashes(void *plat)
 	return trust_of(plat)->hashes;
 }
 
-static int trust_fail(const struct vfit_trust *t, enum vfit_boot_why w, struct vfit_err *e)
-{
-	return vfit_err_set(e, VFIT_EXIT_REJECT, "TPM: %s (%s%s%s%s%s)", vfit_boot_why_to_string(w),
-			    t->what ? t->what : "", t->tr ? ": " : "",
-			    t->tr ? vfit_tpm_result_to_string(t->tr) : "", t->rc ? " " : "",
-			    t->rc ? vfit_tpm_rc_to_string(t->rc) : "");
-}
-
 /* The OS's pending request, acted on and cleared before the boot (as the stage does). */
 static int serve(struct vfit_boot_sim *s, struct vfit_err *e)
 {
@@ -529,7 +522,7 @@ static int serve(struct vfit_boot_sim *s, struct vfit_err *e)
 	vfit_boot_report_init(&rep, ev, sizeof(ev) / sizeof(ev[0]));
 	w = vfit_trust_serve(&s->trust->t, &s->ops, &s->layout, &scratch, &rep);
 	fflush(stdout);
-	return w ? trust_fail(&s->trust->t, w, e) : 0;
+	return w ? vfit_trust_err(e, NULL, &s->trust->t, w) : 0;
 }
 
 int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *sockdir,
@@ -566,7 +559,7 @@ int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *so
 			return vfit_err_set(e, VFIT_EXIT_REJECT, "TPM: Startup: %s",
 					    vfit_tpm_result_to_string(r));
 		w = vfit_trust_define(&st->t, &st->tpm);
-		return w ? trust_fail(&st->t, w, e) : 0;
+		return w ? vfit_trust_err(e, NULL, &st->t, w) : 0;
 	}
 	o->counter_advance = NULL;
 	o->state_read = trust_state_read;
@@ -574,11 +567,11 @@ int vfit_boot_sim_trust(struct vfit_boot_sim *s, const char *dir, const char *so
 	if (role == VFIT_SIM_OS) {
 		/* The OS keeps its copy of the state in DIR/state and moves no counter. */
 		w = vfit_trust_attach(&st->t, &st->tpm);
-		return w ? trust_fail(&st->t, w, e) : 0;
+		return w ? vfit_trust_err(e, NULL, &st->t, w) : 0;
 	}
 	w = vfit_trust_open(&st->t, &st->tpm, &st->log, st->log_mem, sizeof(st->log_mem));
 	if (w)
-		return trust_fail(&st->t, w, e);
+		return vfit_trust_err(e, NULL, &st->t, w);
 	o->state_write = trust_state_write;
 	o->counter_advance = trust_counter_advance;
 	o->commit = trust_commit;
@@ -591,7 +584,7 @@ int vfit_boot_sim_trust_lock(struct vfit_boot_sim *s, struct vfit_err *e)
 {
 	enum vfit_boot_why w = vfit_trust_lock(&s->trust->t);
 
-	return w ? trust_fail(&s->trust->t, w, e) : 0;
+	return w ? vfit_trust_err(e, NULL, &s->trust->t, w) : 0;
 }
 
 /* The OS's request at the TPM state's sequence number, printed as vfit disk prints it. */
@@ -609,16 +602,18 @@ static int ask(struct vfit_boot_sim *s, uint8_t confirm, uint8_t install, struct
 		vfit_boot_state_default(&st);
 	rq.seq = st.seq;
 	if (install == VFIT_BOOT_NONE) {
-		if (st.booted == VFIT_BOOT_NONE)
-			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: nothing booted yet");
-		if (st.booted < VFIT_BOOT_SLOTS && st.status[st.booted] == VFIT_SLOT_BAD)
+		w = vfit_boot_state_confirmable(&st);
+		if (w == VFIT_WHY_BOOTED_BAD)
 			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: slot %c is marked bad",
 					    'A' + st.booted);
+		if (w)
+			return vfit_err_set(e, VFIT_EXIT_REJECT, "mark-good: %s",
+					    vfit_boot_why_to_string(w));
 		rq.confirm = st.booted;
 	}
 	w = vfit_trust_ask(t, &rq, NULL, 0);
 	if (w)
-		return trust_fail(t, w, e);
+		return vfit_trust_err(e, NULL, t, w);
 	if (install == VFIT_BOOT_NONE)
 		printf("mark-good: %s (booted at state %u) is confirmed at the next boot\n",
 		       vfit_boot_chain_to_string((enum vfit_boot_chain)st.booted), st.seq);

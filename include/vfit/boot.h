@@ -230,6 +230,13 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 VFIT_MUST_CHECK
 enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 					     struct vfit_boot_state *s);
+/*
+ * Whether the OS may ask to confirm what s says booted last (a slot, or
+ * recovery): returns VFIT_WHY_NONE, VFIT_WHY_NOT_BOOTED (nothing booted
+ * yet) or VFIT_WHY_BOOTED_BAD (that slot is marked bad).  The flow's
+ * mark-good and the OS's tools ask the same question here.
+ */
+enum vfit_boot_why vfit_boot_state_confirmable(const struct vfit_boot_state *s);
 
 /* ---- results and events ------------------------------------------------------ */
 
@@ -283,7 +290,7 @@ enum vfit_boot_why {
 	VFIT_WHY_NO_RECOVERY_KEY, /* no key-recovery in the ROM control DTB */
 	VFIT_WHY_NO_KERNEL,       /* the recovery configuration names no kernel */
 	VFIT_WHY_NOTHING_VERIFIED, /* halt: no slot and no recovery */
-	VFIT_WHY_NOT_BOOTED,      /* mark-good: no slot was booted (none yet, or recovery) */
+	VFIT_WHY_NOT_BOOTED,      /* mark-good: nothing booted yet */
 	VFIT_WHY_BOOTED_BAD,      /* mark-good: the booted slot is marked bad */
 	VFIT_WHY_NO_LONGER_VERIFIES, /* mark-good: the booted chain does not verify now */
 	VFIT_WHY_UPDATE_COUNT,    /* update: not 1..VFIT_BOOT_MAX_STAGES FITs */

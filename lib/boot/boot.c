@@ -420,12 +420,9 @@ static enum vfit_boot_result confirm_booted(struct vfit_run *r, const struct vfi
 	enum vfit_boot_why w;
 	enum vfit_walk walk;
 
-	if (s == VFIT_BOOT_NONE) {
-		fail(r, VFIT_WHY_NOT_BOOTED, VFIT_CHAIN_NONE);
-		return VFIT_BOOT_REFUSED;
-	}
-	if (s < VFIT_BOOT_SLOTS && st->status[s] == VFIT_SLOT_BAD) {
-		fail(r, VFIT_WHY_BOOTED_BAD, (enum vfit_boot_chain)s);
+	w = vfit_boot_state_confirmable(st);
+	if (w) {
+		fail(r, w, w == VFIT_WHY_BOOTED_BAD ? (enum vfit_boot_chain)s : VFIT_CHAIN_NONE);
 		return VFIT_BOOT_REFUSED;
 	}
 	memset(&c, 0, sizeof(c));

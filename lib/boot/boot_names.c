@@ -71,7 +71,7 @@ static const char *why_text(enum vfit_boot_why w, bool sentence)
 				  "no recovery key";
 	case VFIT_WHY_NO_KERNEL: return sentence ? "configuration has no kernel" : "no kernel";
 	case VFIT_WHY_NOTHING_VERIFIED: return "nothing verified";
-	case VFIT_WHY_NOT_BOOTED: return "no slot booted";
+	case VFIT_WHY_NOT_BOOTED: return "nothing booted yet";
 	case VFIT_WHY_BOOTED_BAD: return "booted slot marked bad";
 	case VFIT_WHY_NO_LONGER_VERIFIES: return "chain no longer verifies";
 	case VFIT_WHY_UPDATE_COUNT: return "wrong number of FITs";

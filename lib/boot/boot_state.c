@@ -95,3 +95,12 @@ enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 	memcpy(s->chain, in + STATE_FLAGS_END, VFIT_BOOT_DIGEST);
 	return VFIT_STATE_OK;
 }
+
+enum vfit_boot_why vfit_boot_state_confirmable(const struct vfit_boot_state *s)
+{
+	if (s->booted == VFIT_BOOT_NONE)
+		return VFIT_WHY_NOT_BOOTED;
+	if (s->booted < VFIT_BOOT_SLOTS && s->status[s->booted] == VFIT_SLOT_BAD)
+		return VFIT_WHY_BOOTED_BAD;
+	return VFIT_WHY_NONE;
+}

@@ -4,7 +4,10 @@
 # and signed by `vfit mkimage` is decrypted into its load address with the
 # key of the control DTB that verified it; without that key, or encrypted
 # and compressed, it is refused with the reason named; a tampered
-# ciphertext is refused by its hash before any decryption.
+# ciphertext is refused by its hash before any decryption.  An encrypted
+# fdt and ramdisk whose plaintexts are no multiple of the AES block are
+# handed over with the plaintext's size, not the ciphertext's (which
+# would reach up to 15 bytes past what was verified and decrypted).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
 need dtc fdtget fdtput
@@ -59,6 +62,54 @@ ITS
 		{ cat "$d/log"; return 1; }
 }
 
+# enc_rd_fit OUT: a plain kernel, an fdt of 1004 bytes and a ramdisk of 3001 bytes, both
+# encrypted (aes256) with load addresses; OUT.fdt, OUT.ramdisk: their plaintexts.
+enc_rd_fit() {
+	d=$W/r.$(basename "$1")
+	mkdir -p "$d"
+	random "$d/kernel.bin" 20000
+	random "$1.ramdisk" 3001
+	printf '/dts-v1/;\n/ { model = "sim"; };\n' | dtc -S 1004 -I dts -O dtb -o "$1.fdt" - 2>/dev/null
+	cat >"$d/k.its" <<ITS
+/dts-v1/;
+/ {
+	description = "encrypted fdt and ramdisk";
+	#address-cells = <1>;
+	images {
+		kernel {
+			data = /incbin/("kernel.bin");
+			type = "kernel"; arch = "arm64"; os = "linux"; compression = "none";
+			load = <0x80080000>; entry = <0x80080000>;
+			hash-1 { algo = "sha256"; };
+		};
+		fdt-1 {
+			data = /incbin/("$1.fdt");
+			type = "flat_dt"; arch = "arm64"; compression = "none"; load = <0x83000000>;
+			hash-1 { algo = "sha256"; };
+			cipher { algo = "aes256"; key-name-hint = "kkey"; };
+		};
+		ramdisk-1 {
+			data = /incbin/("$1.ramdisk");
+			type = "ramdisk"; arch = "arm64"; os = "linux"; compression = "none";
+			load = <0x84000000>;
+			hash-1 { algo = "sha256"; };
+			cipher { algo = "aes256"; key-name-hint = "kkey"; };
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel"; fdt = "fdt-1"; ramdisk = "ramdisk-1";
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "rom";
+				sign-images = "kernel", "fdt", "ramdisk"; };
+		};
+	};
+};
+ITS
+	(cd "$d" && $MKIMAGE -q -f k.its -k "$K" -K "$W/rom.dtb" -r "$1") >"$d/log" 2>&1 ||
+		{ cat "$d/log"; return 1; }
+}
+
 empty_dtb "$W/rom.dtb"
 ok "encrypted kernel FIT" enc_fit "$W/enc.fit" none
 ok "gzip+encrypted kernel FIT" enc_fit "$W/encgz.fit" gzip
@@ -78,6 +129,15 @@ ok "device" "$VFIT" boot --device "$D" init --rom "$W/rom.dtb" "$W/enc.fit"
 status 0 "encrypted kernel boots" "$VFIT" boot --device "$D" --dump "$T/ram"
 contains "started" "$T/.out" "^Starting kernel at 80080000"
 ok "decrypted kernel bytes in RAM" cmp "$T/ram/kernel.bin" "$W/enc.fit.kernel.bin"
+
+# An encrypted fdt and ramdisk (1004 and 3001 bytes): handed over with their plaintext sizes.
+ok "encrypted fdt and ramdisk FIT" enc_rd_fit "$W/encrd.fit"
+ok "device (encrypted fdt and ramdisk)" "$VFIT" boot --device "$T/rd" init --rom "$W/rom.dtb" \
+	"$W/encrd.fit"
+status 0 "it boots" "$VFIT" boot --device "$T/rd" --dump "$T/rdram"
+ok "the fdt handed over: its 1004 plaintext bytes" cmp "$T/rdram/fdt.dtb" "$W/encrd.fit.fdt"
+ok "the ramdisk handed over: its 3001 plaintext bytes" cmp "$T/rdram/ramdisk.bin" \
+	"$W/encrd.fit.ramdisk"
 
 # The same FIT, the /cipher key gone from the ROM DTB: refused, reason named.
 cp "$W/rom.dtb" "$W/nokey.dtb"

@@ -6,7 +6,9 @@
 # when unlocked.  The whole sequence on a simulated device: factory boot,
 # open the switch, a user update whose FITs name the vendor's counters with
 # huge indexes, mark-good, close the switch: the vendor slot and recovery
-# still boot.  With the file store and with the TPM trust state (--trust, swtpm).
+# still boot.  With the file store and with the TPM trust state (--trust, swtpm:
+# there the OS asks for mark-good and update, and the power-on after it serves
+# the request).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
 . "$(dirname "$0")/boot_lib/swtpm.sh"
@@ -25,8 +27,15 @@ sequence() {
 	shift 2
 	vb() { "$VFIT" boot --device "$d" "$@"; }
 	counters() { vb "$@" status | sed -n 's/^  \([a-z]*\): \([0-9]*\)$/\1=\2/p' | tr '\n' ' '; }
+	# asked LABEL CMD...: the OS's command; with the TPM, then the power-on that serves it.
+	asked() {
+		_al=$1
+		shift
+		status 0 "$l: $_al" vb "$@"
+		[ "$1" != --trust ] || status 0 "$l: $_al: the power-on that serves it" vb "$1" "$2"
+	}
 	status 0 "$l: factory boot" vb "$@"
-	status 0 "$l: factory mark-good" vb "$@" mark-good
+	asked "factory mark-good" "$@" mark-good
 	contains "$l: vendor counter advanced" "$T/.out" "Rollback counter 'kernel': 0 -> 1"
 	before=$(counters "$@")
 	is "$l: vendor counters" "bootloader=0 kernel=1 recovery=0 " "$before"
@@ -35,13 +44,14 @@ sequence() {
 	status 0 "$l: user update" vb "$@" update "$W/user-bl.fit" "$W/user-k.fit"
 	contains "$l: both stages replaced" "$T/.out" "^update: the new FITs replace stages 1\.\.2 of slot A"
 	status 0 "$l: the user chain boots" vb "$@"
+	contains "$l: on trial" "$T/.out" "slot B is on trial"
 	cp "$T/.out" "$T/user-boot.out"
 	contains "$l: accepted through the user key" "$T/user-boot.out" "Accepted with a USER key"
 	contains "$l: keys from the user's DTB" "$T/user-boot.out" "verified in stage 1 \(by a user key\)"
 	is "$l: rollback data ignored at both stages" 2 "$(grep -c 'Rollback data ignored: accepted through a user key' "$T/user-boot.out")"
 	if grep -q "Rollback index 1000\|for 'recovery'" "$T/user-boot.out"; then
 		fail "$l: a user-signed counter name or index was used"; else pass; fi
-	status 0 "$l: mark-good of the user chain" vb "$@" mark-good
+	asked "mark-good of the user chain" "$@" mark-good
 	contains "$l: no counter moves" "$T/.out" "Rollback counters not advanced: a stage was accepted through a user key"
 	contains "$l: confirmed" "$T/.out" "^mark-good: confirmed good: slot B"
 	is "$l: counters as the vendor left them" "$before" "$(counters "$@")"
@@ -84,6 +94,7 @@ contains "vendor kernel" "$T/.out" "^Starting kernel at 80080000"
 if start_swtpm; then
 	pass
 	ok "vendor device (TPM)" std_device "$T/tpmdev" INDEX=1
+	ok "its ROM requires the TPM" fdtput -p -t s "$T/tpmdev/rom.dtb" /config vfit,tpm required
 	status 0 "provision the TPM trust state" "$VFIT" boot --device "$T/tpmdev" --trust "$SOCKDIR" \
 		provision
 	sequence "$T/tpmdev" tpm --trust "$SOCKDIR"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-3-Clause
 # vfit boot: the chain of trust, A/B fallback, recovery, halt, load-address
-# fences, compressed kernels and user keys behind the developer switch.
+# fences, compressed kernels, user keys behind the developer switch, and no
+# boot that cannot be recorded.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
 
@@ -223,4 +224,12 @@ cp "$W/kernel.fit" "$DU/slot-b/stage2.fit"
 ok "close the switch" "$VFIT" boot --device "$DU" dev-mode closed
 status 0 "closed again: falls back to slot B" "$VFIT" boot --device "$DU"
 contains "closed: slot A refused" "$T/.out" "^slot A stage 1: "
+
+# ---- a boot record that cannot be written ----------------------------------------
+# Nothing runs, for a good slot as for a trial (DIR/state a directory: no write of it lands).
+ok "device whose state cannot be written" std_device "$T/norec"
+mkdir "$T/norec/state"
+status 1 "a boot record that cannot be written halts" "$VFIT" boot --device "$T/norec"
+contains "said so" "$T/.out" "^vfit: boot: halted: the boot record could not be written$"
+if grep -q "^Starting" "$T/.out"; then fail "a kernel started unrecorded"; else pass; fi
 finish

@@ -2,42 +2,25 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # vfit boot --trust: the simulator with the QEMU stage's trust state
 # (include/vfit/boot_tpm.h, the same lib/boot code and NV layout) in a real
-# swtpm started here (sha256 bank alone) over its UNIX sockets.  `boot` is a
-# power-on (power cycle, Startup, both indices checked, the OS's pending
-# request served, the boot, platform authorization given up); `mark-good`
-# and `update` are the running OS, which asks through the request index
-# with owner authorization.  Unprovisioned and mis-provisioned TPMs are
+# swtpm started here (sha256 bank; four banks for the power cuts) over its
+# UNIX sockets.  `boot` is a power-on (power cycle, Startup, both indices
+# checked, the OS's pending request served, the boot, platform
+# authorization given up); `mark-good` and `update` are the running OS,
+# which asks through the request index with owner authorization.  Unprovisioned and mis-provisioned TPMs are
 # refused with their reason; the ROM, not the command line, says whether
 # the state is in a TPM; requests on the disk (the device directory) are
 # not requests; counters move only for the chain that booted, and never
-# past the index's room (refused, nothing changed); a disk whose two slots
+# past the index's room (refused, nothing changed); a request is one change
+# (a refused confirmation drops the update it rode with); a disk whose two slots
 # failed once boots normally when put right; recovery's own update brings
 # a device with no good slot back, and recovery confirms its own counter;
 # a power cut at every NV write of mark-good and update leaves the old or
 # the new trust state.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/boot_lib/device.sh"
+. "$(dirname "$0")/boot_lib/swtpm.sh"
 need swtpm swtpm_setup fdtput sha256sum xxd
-S=$T/tpm
-PID=
-trap '[ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$T"' EXIT
-
-# sw_start: a fresh TPM (sha256 bank) in $S, sockets $S/data and $S/ctrl.
-sw_start() {
-	[ -n "$PID" ] && kill "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
-	rm -rf "$S" && mkdir -p "$S/st" &&
-		swtpm_setup --tpm2 --tpmstate "$S/st" --pcr-banks sha256 --overwrite >"$S/setup.log" 2>&1 ||
-		return 1
-	swtpm_up
-}
-swtpm_up() {
-	rm -f "$S/data" "$S/ctrl"
-	swtpm socket --tpm2 --tpmstate "dir=$S/st" --server "type=unixio,path=$S/data" \
-		--ctrl "type=unixio,path=$S/ctrl" --flags not-need-init >"$S/swtpm.log" 2>&1 &
-	PID=$!
-	while kill -0 "$PID" 2>/dev/null && [ ! -S "$S/ctrl" ]; do sleep 0.05; done
-	kill -0 "$PID" 2>/dev/null
-}
+S=$SOCKDIR
 lacks() { # NAME FILE REGEX
 	if grep -Eq -- "$3" "$2"; then fail "$1 (/$3/ found)"; else pass; fi
 }
@@ -51,7 +34,7 @@ D=$T/dev
 ok "device" std_device "$D" INDEX=1
 kernel_fit "$W/kernel-i2.fit" kernel "$W/bl.dtb" INDEX=2
 kernel_fit "$W/kernel-i3.fit" kernel "$W/bl.dtb" INDEX=3 DESC=other
-ok "swtpm" sw_start
+ok "swtpm" start_swtpm
 B="$VFIT boot --device $D --trust $S"
 
 # The ROM decides: without /config vfit,tpm it trusts no TPM; with it, no disk state.
@@ -153,6 +136,18 @@ cp "$T/rec0.fit" "$D/recovery.fit"
 status 1 "the old recovery image is refused now" $B
 contains "refused" "$T/.out" "rollback index 0 < counter 2 for 'recovery'"
 
+# One request is one change: a confirmation refused leaves the update it rode with unoffered.
+rm -rf "$D" && cp -a "$T/good" "$D"
+ok "good device: slot B boots" $B
+cp "$W/kernel-i3.fit" "$D/slot-b/stage2.fit"
+status 0 "update (the OS) into slot A" $B update "$W/kernel-i2.fit"
+status 0 "and mark-good of slot B, rewritten since it booted" $B mark-good
+status 0 "power-on" $B
+contains "one request with both" "$T/.out" "to confirm slot B and to try the update it installed in slot A$"
+contains "the confirmation refused" "$T/.out" "^mark-good: refused, not the chain that booted: slot B$"
+lacks "the update not offered" "$T/.out" "will be tried next"
+lacks "slot A not tried" "$T/.out" "^## Trying slot A"
+
 # Counter entries: 8 names at most (kernel, recovery and c1..c6 here).  The 9th name is
 # refused at mark-good, before anything changed: the trial goes on, no entry taken.
 rm -rf "$D" && cp -a "$T/good" "$D"
@@ -176,16 +171,18 @@ lacks "no entry taken" "$T/.out" "^  c7:"
 # power-on that serves it -- one NV write for the request's whole change (a trial's end
 # and its counters together), one to clear it, one for the boot record.  After a cut the
 # TPM holds the state before, the state once served, or the state after the boot: a
-# confirmed slot with its counters not moved (or the reverse) would be a fourth.
+# confirmed slot with its counters not moved (or the reverse) would be a fourth.  The TPM
+# has all four PCR banks, as a board's usually arrives: the trust state does not care.
 rm -rf "$D" && cp -a "$T/good" "$D"
-ok "fresh swtpm" sw_start
+ok "fresh swtpm, four banks" start_swtpm sha1,sha256,sha384,sha512
 ok "provision" $B provision
-ok "boot" $B
+status 0 "boot" $B
+contains "measured" "$T/.out" "^   Measured 'kernel' \(kernel\) into PCR 8$"
 ok "update (the OS)" $B update "$W/kernel-i2.fit"
 ok "trial boot" $B
 snap() { rm -rf "$T/$1" "$T/$1.tpm" && cp -a "$D" "$T/$1" && cp -a "$S/st" "$T/$1.tpm"; }
 back() { # restores snapshot $1 and restarts swtpm on it
-	kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null
+	stop_swtpm
 	rm -rf "$D" "$S/st" && cp -a "$T/$1" "$D" && cp -a "$T/$1.tpm" "$S/st" && swtpm_up
 }
 snap trial
@@ -236,23 +233,22 @@ cut_case "update" confirmed update "$W/kernel-i3.fit"
 
 # Mis-provisioned: another size at the index (tpm-lib's NV_DefineSpace through the same sockets
 # is the factory's step; here the look-alike comes from tpm2-tools when present).
-ok "fresh swtpm" sw_start
+ok "fresh swtpm" start_swtpm
 if command -v tpm2_nvdefine >/dev/null; then
 	# tpm2-tools speak to swtpm over TCP only: a TCP instance on the same state.
-	kill "$PID" && wait "$PID" 2>/dev/null
+	stop_swtpm
 	port=$(( 20000 + ($$ * 13) % 20000 ))
 	swtpm socket --tpm2 --tpmstate "dir=$S/st" --server "type=tcp,port=$port,bindaddr=127.0.0.1" \
 		--ctrl "type=tcp,port=$((port + 1)),bindaddr=127.0.0.1" --flags not-need-init,startup-clear \
 		>"$S/tcp.log" 2>&1 &
-	PID=$!
+	SWTPM_PID=$!
 	tcti="swtpm:host=127.0.0.1,port=$port"
-	while kill -0 "$PID" 2>/dev/null && ! tpm2_getcap -T "$tcti" properties-fixed >/dev/null 2>&1; do
+	while kill -0 "$SWTPM_PID" 2>/dev/null && ! tpm2_getcap -T "$tcti" properties-fixed >/dev/null 2>&1; do
 		sleep 0.1
 	done
 	status 0 "a look-alike index (owner-defined, 432 bytes)" tpm2_nvdefine -T "$tcti" -C o -s 432 \
 		-a "ownerwrite|ownerread|authread|authwrite|no_da" 0x01500100
 	tpm2_shutdown -T "$tcti" >/dev/null 2>&1
-	kill "$PID" && wait "$PID" 2>/dev/null
 	swtpm_up
 	status 1 "look-alike refused" $B
 	contains "wrong attributes named" "$T/.out" "TPM: trust-state NV index has wrong attributes"

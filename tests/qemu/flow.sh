@@ -6,7 +6,10 @@
 # unknown key never runs; a chain of two stages (a bootloader FIT whose
 # fdt carries the kernel's key, then the kernel FIT) boots, and a kernel FIT
 # the bootloader's keys do not vouch for does not; a lower rollback index
-# never runs once a higher one was confirmed.  arm64 also runs a device's
+# never runs once a higher one was confirmed.  arm64 also hands Linux an
+# initramfs encrypted with an AES key of the bootloader stage's DTB, whose
+# size is no multiple of 16, with its plaintext's size (Linux's
+# /proc/device-tree/chosen says so), and runs a device's
 # life through `vfit disk update` and `vfit disk mark-good`: an update on
 # trial runs out of attempts and falls back, a second update is confirmed
 # by the OS and the stage advances the counter, an older FIT is then
@@ -33,6 +36,52 @@ chain() {
 	sed -e "s|@FW@|$Q/$1/stage.bin|" -e "s|@DTB@|$T/bl.dtb|" -e "s|@ARCH@|$FITARCH|" \
 		"$ROOT/ports/qemu-virt/bl.its.in" >"$T/bl.its"
 	"$VFIT" mkimage -q -f "$T/bl.its" -k "$Q/keys" "$T/bl.fit" >/dev/null
+}
+
+# enc_chain ARCH: $T/bl-enc.fit (chain's bootloader stage, its DTB holding the kernel key and
+# the AES key kkey) and $T/k-enc.fit (the kernel, and the initramfs tagged "cipher" padded to
+# no multiple of 16 -- $T/rd.cpio -- encrypted with kkey and loaded at 0x4c000000).
+enc_chain() {
+	initrd $1 cipher && cp "$T/$1-cipher.cpio" "$T/rd.cpio" || return 1
+	# Zeros after the cpio trailer, 4 at a time, are what Linux's unpacker skips.
+	[ $(($(wc -c <"$T/rd.cpio") % 16)) != 0 ] || head -c 4 /dev/zero >>"$T/rd.cpio"
+	random "$T/chain/kkey.bin" 32
+	printf '/dts-v1/;\n/ { };\n' | dtc -I dts -O dtb -o "$T/bl-enc.dtb" - 2>/dev/null
+	cat >"$T/k-enc.its" <<ITS
+/dts-v1/;
+/ {
+	description = "Debian kernel, encrypted initramfs";
+	#address-cells = <1>;
+	images {
+		kernel {
+			data = /incbin/("$KERNEL");
+			type = "kernel"; arch = "$FITARCH"; os = "linux"; compression = "none";
+			load = <$LOAD>; entry = <$LOAD>;
+			hash-1 { algo = "sha256"; };
+		};
+		ramdisk {
+			data = /incbin/("$T/rd.cpio");
+			type = "ramdisk"; arch = "$FITARCH"; os = "linux"; compression = "none";
+			load = <0x4c000000>;
+			hash-1 { algo = "sha256"; };
+			cipher { algo = "aes256"; key-name-hint = "kkey"; };
+		};
+	};
+	configurations {
+		default = "conf-1";
+		conf-1 {
+			kernel = "kernel"; ramdisk = "ramdisk";
+			signature-1 { algo = "sha256,rsa2048"; key-name-hint = "kernel";
+				sign-images = "kernel", "ramdisk"; };
+		};
+	};
+};
+ITS
+	"$VFIT" mkimage -q -f "$T/k-enc.its" -k "$T/chain" -K "$T/bl-enc.dtb" -r "$T/k-enc.fit" \
+		>/dev/null &&
+		sed -e "s|@FW@|$Q/$1/stage.bin|" -e "s|@DTB@|$T/bl-enc.dtb|" -e "s|@ARCH@|$FITARCH|" \
+			"$ROOT/ports/qemu-virt/bl.its.in" >"$T/bl-enc.its" &&
+		"$VFIT" mkimage -q -f "$T/bl-enc.its" -k "$Q/keys" "$T/bl-enc.fit" >/dev/null
 }
 
 for arch in arm64 arm; do
@@ -84,6 +133,14 @@ for arch in arm64 arm; do
 	mkdisk "$T/d.img" "$T/bl.fit,$T/kdev.fit" - - && pass || fail "$arch: disk"
 	boot chain-wrong-key $arch "$T/d.img" 1 "" "^   - slot A stage 2: .*required"
 
+	# The encrypted initramfs: Linux's initrd ends where the plaintext does.
+	enc_chain $arch && mkdisk "$T/d.img" "$T/bl-enc.fit,$T/k-enc.fit" - - && pass ||
+		fail "$arch: encrypted initramfs disk"
+	boot cipher $arch "$T/d.img" 0 cipher "^   Loading ramdisk 'ramdisk' to 4c000000$"
+	set -- $(sed -n 's/^VFIT-INITRD //p' "$T/cipher.log")
+	is "$arch: the initrd Linux was handed: the plaintext's $(wc -c <"$T/rd.cpio") bytes" \
+		"4c000000 $(wc -c <"$T/rd.cpio")" "${1#00000000} $((0x${2:-0} - 0x${1:-0}))"
+
 	# A device's life: an update on trial that is never confirmed falls back after
 	# its attempts; a confirmed one moves the counter; the old FIT is then refused.
 	fit $arch "$T/new.fit" slot-b2 -i 2 && mkdisk "$T/d.img" "$T/a.fit" - "$R" && pass ||
@@ -108,14 +165,14 @@ for arch in arm64 arm; do
 	"$VFIT" disk update --rom "$Q/$arch/rom.dtb" "$T/d.img" "$T/new.fit" >/dev/null 2>&1
 	is "second update accepted" 0 $?
 	boot trial-again $arch "$T/d.img" 0 slot-b2 "^   slot B is on trial: 2 attempts left" \
-		"^vfit-stage: ignoring the OS's confirmation of slot A at state [0-9]+: the state is now [0-9]+$"
+		"^request: ignored, made at state [0-9]+, the state is now [0-9]+$"
 	lacks "$arch: a stale confirmation confirms nothing" "$T/trial-again.log" "^mark-good:"
 	"$VFIT" disk mark-good "$T/d.img" >"$T/mg.out" 2>&1
 	is "mark-good asked" 0 $?
 	contains "mark-good names the slot" "$T/mg.out" "^mark-good: slot B \(booted at state [0-9]+\)"
 	"$VFIT" disk info "$T/d.img" >"$T/info.out"
 	contains "confirmation pending" "$T/info.out" "^confirmation: slot B at state [0-9]+, pending"
-	boot confirmed $arch "$T/d.img" 0 slot-b2 "^vfit-stage: the OS confirmed slot B$" \
+	boot confirmed $arch "$T/d.img" 0 slot-b2 "^request: the OS asked at state [0-9]+ to confirm slot B$" \
 		"^   Rollback counter 'kernel': 0 -> 2$" "^mark-good: confirmed good: slot B$"
 	"$VFIT" disk info "$T/d.img" >"$T/info.out"
 	contains "counter advanced on the device" "$T/info.out" '^  kernel = 2$'

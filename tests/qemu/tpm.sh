@@ -28,20 +28,6 @@
 need swtpm swtpm_setup tpm2_nvdefine tpm2_getcap tpm2_eventlog xxd sha256sum fdtput
 qemu_setup
 
-# tpm_os CMD...: CMD as the running OS would, on the TPM of $TPM between two boots
-# (swtpm's data socket in $T/os): `vfit disk ... --tpm $T/os`.
-tpm_os() {
-	rm -rf "$T/os" && mkdir -p "$T/os"
-	swtpm socket --tpm2 --tpmstate "dir=$TPM" --server "type=unixio,path=$T/os/data" \
-		--ctrl "type=unixio,path=$T/os/ctrl" --flags not-need-init >"$T/os.log" 2>&1 &
-	TPM_PID=$!
-	while kill -0 "$TPM_PID" 2>/dev/null && [ ! -S "$T/os/ctrl" ]; do sleep 0.05; done
-	"$@"
-	_rc=$?
-	tpm_stop
-	return $_rc
-}
-
 # state_graft FROM TO: the vfit-state partition (state and confirmation records) of FROM into TO
 state_graft() {
 	_lba=$("$VFIT" disk info "$1" | sed -n 's/^vfit-state *LBA \([0-9]*\)\.\..*/\1/p')

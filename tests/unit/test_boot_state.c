@@ -7,7 +7,8 @@
  * and the checksum's last byte.  A refused blob leaves the state as it
  * was; a good one decodes to its fields.  Layout (lib/boot/boot_state.c,
  * version 3): flags to byte 32 (failed flags at 18, 19), the chain digest to
- * SUM, its SHA-256 after.
+ * SUM, its SHA-256 after.  Then what a state lets the OS confirm
+ * (vfit_boot_state_confirmable()).
  */
 #include <string.h>
 
@@ -97,5 +98,15 @@ int main(void)
 	CHECK(one(14, 0, SIZE) == VFIT_STATE_FIELD, "slot A status 0");
 	CHECK(one(15, VFIT_SLOT_BAD + 1, SIZE) == VFIT_STATE_FIELD, "slot B status past bad");
 	CHECK(one(15, VFIT_SLOT_BAD, SIZE) == VFIT_STATE_OK, "slot B bad");
+	/* What the OS may confirm: the chain that booted last, a slot or recovery, unless bad. */
+	vfit_boot_state_default(&s);
+	CHECK(vfit_boot_state_confirmable(&s) == VFIT_WHY_NOT_BOOTED, "nothing booted yet");
+	s.booted = 1;
+	s.status[1] = VFIT_SLOT_TRYING;
+	CHECK(vfit_boot_state_confirmable(&s) == VFIT_WHY_NONE, "slot B on trial");
+	s.status[1] = VFIT_SLOT_BAD;
+	CHECK(vfit_boot_state_confirmable(&s) == VFIT_WHY_BOOTED_BAD, "slot B bad");
+	s.booted = VFIT_CHAIN_RECOVERY;
+	CHECK(vfit_boot_state_confirmable(&s) == VFIT_WHY_NONE, "recovery, both slots bad");
 	return check_done();
 }

@@ -13,10 +13,14 @@
  * more than the index holds); what the OS can do after vfit_trust_lock():
  * nothing to the trust index, only ask through the request index with
  * owner authorization, which the next power-on reads as hostile input.
+ * Last, the OS's transport (host/tpm_dev.c) when swtpm is gone: an error
+ * that names its socket and says the TPM was not reached, never SIGPIPE.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <libfdt.h>
@@ -25,6 +29,7 @@
 #include "vfit-host/tpm_sock.h"
 #include "check.h"
 #include "swtpm.h"
+#include "../../host/tpm_dev.h"
 
 static char dir[64];
 static struct swtpm sw = { -1 };
@@ -479,6 +484,49 @@ static void test_faults(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
 	reset(s);
 }
 
+/*
+ * A data socket whose swtpm went away after the OS connected (the listener
+ * closed under a connection it never accepted): the command is a transport
+ * failure, reported as an I/O error naming the command -- on the old
+ * write() the process died of SIGPIPE here.  No socket at all: the error
+ * names DIR/data.
+ */
+static void test_os_gone(void)
+{
+	char tmp[] = "/tmp/vfit-tpmdev.XXXXXX", path[64];
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	struct vfit_err e = { 0 };
+	struct vfit_tpm_transport tr;
+	struct vfit_tpm_dev d;
+	struct vfit_trust t;
+	struct vfit_tpm tpm;
+	int l;
+
+	REQUIRE(mkdtemp(tmp), "mkdtemp");
+	CHECK(vfit_tpm_dev_open(&d, tmp, &e) && e.status == VFIT_EXIT_USAGE &&
+	      strstr(e.msg, "/data: cannot connect to swtpm"), "no data socket: %s", e.msg);
+	snprintf(path, sizeof(path), "%s/data", tmp);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	REQUIRE(l >= 0 && !bind(l, (struct sockaddr *)&a, sizeof(a)) && !listen(l, 1),
+		"listening on %s", path);
+	memset(&e, 0, sizeof(e));
+	REQUIRE(!vfit_tpm_dev_open(&d, tmp, &e), "connected: %s", e.msg);
+	close(l);
+	vfit_tpm_dev_transport(&d, &tr);
+	vfit_tpm_init(&tpm, &tr);
+	why_is(vfit_trust_attach(&t, &tpm), VFIT_WHY_TPM_ERROR, "swtpm gone", "TPM command refused");
+	CHECK(t.tr == VFIT_TPM_ERR_TRANSPORT, "a transport failure (%s)",
+	      vfit_tpm_result_to_string(t.tr));
+	memset(&e, 0, sizeof(e));
+	vfit_trust_err(&e, tmp, &t, VFIT_WHY_TPM_ERROR);
+	CHECK(e.status == VFIT_EXIT_USAGE && strstr(e.msg, "(Startup: ") &&
+	      strstr(e.msg, tmp) == e.msg, "an I/O error naming the TPM and the command: %s", e.msg);
+	vfit_tpm_dev_close(&d);
+	unlink(path);
+	rmdir(tmp);
+}
+
 int main(void)
 {
 	static struct vfit_tpm t;
@@ -541,6 +589,7 @@ int main(void)
 	test_requests(&t, &s);
 	test_faults(&t, &s);
 	test_required();
+	test_os_gone();
 	vfit_tpm_sock_close(&s);
 	return check_done();
 }

@@ -7,6 +7,8 @@
 #                               (ports/qemu-virt/with-tpm, docs/trust-state.md)
 #   tpm_boot NAME ARCH DISK WANT TAG [REGEX...]   boot (qemu.sh) of stage-tpm.bin (the ROM
 #                               that requires a TPM) with swtpm on DIR=$TPM
+#   tpm_os CMD...               CMD as the running OS would, on the TPM of $TPM between two
+#                               boots (swtpm's data socket in $T/os): `vfit disk ... --tpm $T/os`
 #   tpm_log NAME                $T/NAME.bin: the event log Linux printed (VFIT-LOG lines)
 #   pcr_of NAME N               the PCR Linux printed (VFIT-PCR), lower case
 #   extend_of HEX...            SHA-256 PCR value after extending zeros with each digest
@@ -37,6 +39,18 @@ tpm_boot() {
 	boot "$@"
 	QEMU_EXTRA=$_extra STAGE=$_stage
 	tpm_stop
+}
+
+tpm_os() {
+	rm -rf "$T/os" && mkdir -p "$T/os"
+	swtpm socket --tpm2 --tpmstate "dir=$TPM" --server "type=unixio,path=$T/os/data" \
+		--ctrl "type=unixio,path=$T/os/ctrl" --flags not-need-init >"$T/os.log" 2>&1 &
+	TPM_PID=$!
+	while kill -0 "$TPM_PID" 2>/dev/null && [ ! -S "$T/os/ctrl" ]; do sleep 0.05; done
+	"$@"
+	_rc=$?
+	tpm_stop
+	return $_rc
 }
 
 tpm_log() {
