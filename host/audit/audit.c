@@ -9,9 +9,10 @@
  */
 #include <libfdt.h>
 
-#include "audit_int.h"
-#include "mkimage_int.h"
 #include "vfit/fit.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/its.h"
+#include "audit_int.h"
 
 int vfit_audit_run(struct vfit_audit *a, const char *file, const void *fit, size_t len,
 		   int from_its, const char *ctl_file, const void *ctl, size_t ctl_len,

@@ -13,9 +13,9 @@
 
 #include <libfdt.h>
 
-#include "audit_int.h"
-#include "mkimage_int.h"
 #include "vfit/fit.h"
+#include "vfit-host/fdtbuf.h"
+#include "audit_int.h"
 
 static const char *const ref_props[] = {
 	"kernel", "fdt", "ramdisk", "loadables", "fpga", "firmware", "script", "setup", "standalone",

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_int.h"
+#include "vfit-host/audit.h"
 
 static const struct {
 	const char *name, *fix;

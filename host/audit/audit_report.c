@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "vfit-host/audit.h"
+#include "vfit-host/json.h"
 
 const char *vfit_audit_sev_name(enum vfit_audit_sev s)
 {

@@ -11,9 +11,9 @@
 
 #include <libfdt.h>
 
-#include "audit_int.h"
-#include "mkimage_int.h"
 #include "vfit/fit.h"
+#include "vfit-host/fdtbuf.h"
+#include "audit_int.h"
 
 static void rule_names(struct vfit_audit *a, const void *fit)
 {

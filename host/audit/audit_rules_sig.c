@@ -12,10 +12,10 @@
 
 #include <libfdt.h>
 
-#include "audit_int.h"
-#include "mkimage_int.h"
 #include "vfit/cipher.h"
 #include "vfit/fit.h"
+#include "vfit-host/tools.h"
+#include "audit_int.h"
 
 static void rule_hashes(struct vfit_audit *a)
 {

@@ -13,10 +13,10 @@
 
 #include <libfdt.h>
 
-#include "audit_int.h"
-#include "mkimage_int.h"
 #include "vfit/cipher.h"
 #include "vfit/fit.h"
+#include "vfit-host/fdtbuf.h"
+#include "audit_int.h"
 
 const uint8_t *vfit_audit_payload(const void *fit, size_t len, int img, size_t *size,
 				  int head, const char **why)

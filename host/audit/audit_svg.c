@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "audit_int.h"
-#include "mkimage_int.h"
+#include "vfit/fit.h"
+#include "vfit-host/audit.h"
+#include "vfit-host/io.h"
 
 #define COLW 200
 #define GAP 70

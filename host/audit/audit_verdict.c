@@ -20,10 +20,10 @@
 
 #include <libfdt.h>
 
-#include "audit_int.h"
-#include "mkimage_int.h"
 #include "vfit/cipher.h"
 #include "vfit/fit.h"
+#include "vfit-host/fdtbuf.h"
+#include "audit_int.h"
 
 /* A U-Boot build as the verdicts model it. */
 struct vfit_audit_uboot {

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Private to host/boot/counters*.c: the backend interface behind struct vfit_ctr_store. */
-#ifndef VFIT_COUNTERS_INT_H
-#define VFIT_COUNTERS_INT_H
+#ifndef VFIT_BOOT_INT_H
+#define VFIT_BOOT_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "vfit-host/counters.h"
-#include "../mkimage_int.h"
+#include "vfit-host/io.h"
 
 struct vfit_ctr_ops {
 	int (*read)(struct vfit_ctr_store *s, const char *name, uint64_t *value,

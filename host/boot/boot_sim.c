@@ -25,7 +25,7 @@
 #include "vfit/decomp.h"
 #include "vfit-host/sim.h"
 #include "vfit-host/tpm_sock.h"
-#include "../mkimage_int.h"
+#include "vfit-host/io.h"
 
 
 static void step(struct vfit_boot_sim *s)

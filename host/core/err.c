@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
 
 int vfit_err_set(struct vfit_err *e, int status, const char *fmt, ...)
 {

@@ -24,7 +24,9 @@
 
 #include <libfdt.h>
 
-#include "mkimage_int.h"
+#include "vfit/fit.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/io.h"
 
 const char *vfit_node_path(const void *fdt, int node)
 {

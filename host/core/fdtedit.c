@@ -28,7 +28,7 @@
 
 #include <libfdt.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/fdtbuf.h"
 
 /* Property values are padded to 4 bytes in the structure block. */
 #define TAGALIGN(len) (((len) + 3) & ~(size_t)3)

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/io.h"
 
 /*
  * Big buffers are filled once, straight from a file: 2 MiB pages cut the

@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "vfit-host/host.h"
+#include "vfit-host/json.h"
 
 /*
  * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong

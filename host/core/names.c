@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "names.h"
+#include "vfit-host/names.h"
 
 #define FIT VFIT_TYPE_FIT
 #define LEG VFIT_TYPE_LEGACY

@@ -33,7 +33,7 @@
 
 #include "vfit/boot_tpm.h"
 #include "disk_int.h"
-#include "tpm_dev.h"
+#include "vfit-host/tpm_dev.h"
 
 /* The QEMU virt stage's RAM (ports/qemu-virt/plat.c): only the staging area is used. */
 #define RAM_BASE 0x40000000u

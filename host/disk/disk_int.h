@@ -7,7 +7,7 @@
 
 #include "vfit/disk.h"
 #include "vfit-host/disk.h"
-#include "mkimage_int.h"
+#include "vfit-host/io.h"
 
 #define SEC VFIT_DISK_SECTOR
 #define ENT_BYTES (VFIT_GPT_ENTRIES * VFIT_GPT_ENTRY_SIZE)

@@ -10,7 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "tpm_dev.h"
+#include "vfit-host/tpm_dev.h"
 
 #define TIMEOUT_MS 10000        /* a TPM command's longest (PC Client PTP: 2 s, NV 120 s worst) */
 

@@ -21,7 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/io.h"
+#include "its_int.h"
 
 void vfit_dtc_cmd_free(struct vfit_dtc_cmd *c)
 {

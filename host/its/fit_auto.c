@@ -21,8 +21,11 @@
 
 #include <libfdt.h>
 
-#include "mkimage_int.h"
-#include "names.h"
+#include "vfit-host/io.h"
+#include "vfit-host/its.h"
+#include "vfit-host/mkimage.h"
+#include "vfit-host/names.h"
+#include "its_int.h"
 
 #define MAX_FILES 64
 

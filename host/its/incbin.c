@@ -37,7 +37,8 @@
 
 #include <libfdt.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/io.h"
+#include "its_int.h"
 
 #define BYPASS_MIN VFIT_PAYLOAD_MIN
 #define BYPASS_MAX 16

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/io.h"
+#include "vfit-host/its.h"
+#include "its_int.h"
 
 /*
  * Copies dtc's diagnostics to stderr; 1 if dtc could not open a file the

@@ -20,7 +20,7 @@
 #include <openssl/evp.h>
 #include <openssl/ui.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/keys.h"
 
 struct vfit_engine {
 	ENGINE *eng;

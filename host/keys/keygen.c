@@ -25,7 +25,8 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/io.h"
+#include "vfit-host/keys.h"
 
 /* Ten years, as a build key is typically kept. */
 #define CERT_DAYS 3650

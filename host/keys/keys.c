@@ -12,7 +12,8 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/keys.h"
 
 /* Sizes the device library accepts (lib/rsa.c): a multiple of 64 bits. */
 #define RSA_MIN_BITS 1024

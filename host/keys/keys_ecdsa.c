@@ -11,7 +11,8 @@
 #include <openssl/evp.h>
 #include <openssl/x509.h>
 
-#include "mkimage_int.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/keys.h"
 
 int vfit_ecdsa_pkey_curve(const EVP_PKEY *pkey, enum vfit_ec_curve *curve, struct vfit_err *e)
 {

@@ -17,9 +17,10 @@
 #include <libfdt.h>
 #include <openssl/evp.h>
 
-#include "cipher.h"
 #include "vfit/aes.h"
 #include "vfit/cipher.h"
+#include "vfit-host/io.h"
+#include "mkimage_int.h"
 
 struct job {
 	const char *name;

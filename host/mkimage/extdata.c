@@ -19,6 +19,7 @@
 
 #include <libfdt.h>
 
+#include "vfit-host/io.h"
 #include "mkimage_int.h"
 
 /*

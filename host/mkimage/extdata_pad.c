@@ -23,6 +23,7 @@
 
 #include <libfdt.h>
 
+#include "vfit-host/io.h"
 #include "mkimage_int.h"
 
 #define TAGALIGN(len) (((len) + 3) & ~(size_t)3)

@@ -12,7 +12,7 @@
 
 #include <libfdt.h>
 
-#include "sign_int.h"
+#include "mkimage_int.h"
 
 /*
  * hashed-nodes: the node list as paths, ordered like mkimage's (root,

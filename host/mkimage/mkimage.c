@@ -26,8 +26,9 @@
 
 #include <libfdt.h>
 
-#include "cipher.h"
-#include "preload_int.h"
+#include "vfit-host/io.h"
+#include "vfit-host/its.h"
+#include "vfit-host/preload.h"
 #include "mkimage_int.h"
 
 #define DEFAULT_DTC_OPTS "-I dts -O dtb -p 500"

@@ -26,7 +26,7 @@
 #include <openssl/ec.h>
 #include <openssl/rsa.h>
 
-#include "sign_int.h"
+#include "mkimage_int.h"
 
 int vfit_timestamp(uint32_t *t, struct vfit_err *e)
 {

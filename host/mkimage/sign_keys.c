@@ -15,7 +15,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#include "sign_int.h"
+#include "mkimage_int.h"
 
 struct vfit_signer *vfit_signer_new(const struct vfit_mkimage *m)
 {

@@ -17,9 +17,8 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
-#include "mkimage_int.h"
-#include "preload_int.h"
 #include "vfit/preload.h"
+#include "vfit-host/io.h"
 #include "vfit-host/preload.h"
 
 static void put32(uint8_t *p, uint32_t v)
@@ -134,8 +133,9 @@ static uint8_t *public_der(EVP_PKEY *k, size_t *len)
 	return der;
 }
 
-int vfit_preload_key_node(struct vfit_fdtbuf *dtb, const char *algo, const char *padding,
-			  uint32_t size, int mandatory, const uint8_t *pub, size_t pub_len)
+/* /image/pre-load/sig with algo-name, padding-name, signature-size, mandatory, public-key. */
+static int key_node(struct vfit_fdtbuf *dtb, const char *algo, const char *padding,
+		    uint32_t size, int mandatory, const uint8_t *pub, size_t pub_len)
 {
 	int node = 0, r = vfit_fdtbuf_reserve(dtb, pub_len + 512) ? -FDT_ERR_NOSPACE : 0;
 
@@ -226,8 +226,7 @@ int vfit_preload_make_file(const struct vfit_preload_args *a, struct vfit_err *e
 		    vfit_fdtbuf_adopt(&dtb, kdata, klen, klen, a->keydest, e))
 			goto out;
 		pub = public_der(k, &pub_len);
-		if (!pub || vfit_preload_key_node(&dtb, algo, padding, size, a->mandatory, pub,
-						  pub_len)) {
+		if (!pub || key_node(&dtb, algo, padding, size, a->mandatory, pub, pub_len)) {
 			vfit_err_set(e, VFIT_EXIT_USAGE, "%s: cannot write %s", a->keydest,
 				     VFIT_PRELOAD_PATH);
 			goto out;

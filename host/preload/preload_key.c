@@ -13,8 +13,9 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-#include "preload_int.h"
 #include "vfit/preload.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/preload.h"
 
 int vfit_preload_mkimage_key(const char *keydir, struct vfit_fdtbuf *keydtb, struct vfit_err *e)
 {

@@ -15,9 +15,11 @@
 
 #include <libfdt.h>
 
-#include "mkimage_int.h"
-#include "names.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/io.h"
+#include "vfit-host/names.h"
 #include "vfit-host/tools.h"
+#include "tools_int.h"
 
 enum dump_kind { DUMP_ANY, DUMP_FIT, DUMP_LEGACY };
 

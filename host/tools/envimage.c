@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mkimage_int.h"
-#include "vfit-host/tools.h"
 #include "vfit/hash.h"
+#include "vfit-host/io.h"
+#include "vfit-host/tools.h"
 
 /* Is text[i] the first byte of a line? */
 static int line_start(const char *text, size_t i)

@@ -12,9 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mkimage_int.h"
-#include "names.h"
 #include "vfit/hash.h"
+#include "vfit-host/io.h"
+#include "vfit-host/mkimage.h"
+#include "vfit-host/names.h"
+#include "vfit-host/tools.h"
+#include "tools_int.h"
 
 #define MAX_FILES 64
 

@@ -17,9 +17,13 @@
 
 #include <libfdt.h>
 
-#include "mkimage_int.h"
 #include "vfit-host/cipher.h"
-#include "names.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/keys.h"
+#include "vfit-host/names.h"
+#include "vfit-host/tools.h"
+#include "vfit-host/verify.h"
+#include "tools_int.h"
 
 struct lister {
 	FILE *f;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "mkimage_int.h"
+#include "tools_int.h"
 
 void vfit_print_time(FILE *f, const char *label, uint32_t t)
 {

@@ -9,9 +9,10 @@
 
 #include <libfdt.h>
 
-#include "mkimage_int.h"
 #include "vfit/cipher.h"
 #include "vfit-host/cipher.h"
+#include "vfit-host/fdtbuf.h"
+#include "vfit-host/io.h"
 
 struct plain {
 	const char *name;

@@ -31,7 +31,8 @@
 #include <libfdt.h>
 
 #include "vfit/crypto.h"
-#include "mkimage_int.h"
+#include "vfit-host/io.h"
+#include "vfit-host/verify.h"
 
 /* Values this big stay in the file; below it the tree reads them with everything else. */
 #define HOLE_MIN (1u << 20)

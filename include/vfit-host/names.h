@@ -2,14 +2,20 @@
 /*
  * U-Boot's names of image types, architectures, OSes and compressions:
  * the short form a FIT or the mkimage command line uses, the long form
- * listings print, and the number a legacy image header stores.
+ * listings print, and the number a legacy image header stores
+ * (host/core/names.c).
  */
-#ifndef VFIT_NAMES_H
-#define VFIT_NAMES_H
+#ifndef VFIT_HOST_NAMES_H
+#define VFIT_HOST_NAMES_H
 
 #include <stdio.h>
 
-#include "vfit-host/host.h"    /* enum vfit_name_kind, vfit_name_print_all() */
+enum vfit_name_kind {
+	VFIT_NAME_TYPE,
+	VFIT_NAME_ARCH,
+	VFIT_NAME_OS,
+	VFIT_NAME_COMP,
+};
 
 /* What vfit mkimage can do with an image type. */
 enum vfit_type_use {
@@ -25,6 +31,10 @@ struct vfit_name {
 	int use;            /* enum vfit_type_use (types only) */
 };
 
+/* Is this a short name U-Boot knows ("arm64", "kernel", "gzip", ...)? */
+int vfit_name_known(enum vfit_name_kind kind, const char *name);
+/* mkimage's "Invalid ..., supported are:" table: every short and long name. */
+void vfit_name_print_all(FILE *f, enum vfit_name_kind kind);
 /* The entry for a short name; NULL if unknown. */
 const struct vfit_name *vfit_name_get(enum vfit_name_kind kind, const char *short_name);
 /* The first entry with this header number; NULL if none. */

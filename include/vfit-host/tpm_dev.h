@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/tpm's transport for a running OS (host/tpm_dev.c): a Linux TPM
+ * lib/tpm's transport for a running OS (host/disk/tpm_dev.c): a Linux TPM
  * character device (/dev/tpm0, /dev/tpmrm0), or, for tests, a directory
  * holding swtpm's data socket as `data` (swtpm socket --server
  * type=unixio,path=DIR/data).  What `vfit disk` uses to ask the device
@@ -10,7 +10,7 @@
 #define VFIT_HOST_TPM_DEV_H
 
 #include "vfit/tpm.h"
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
 
 struct vfit_tpm_dev {
 	int fd;

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "../../host/its/its_int.h"
 
 /* The words sh makes of s, each followed by \001; NULL if sh failed. */
 static char *sh_words(const char *s)

@@ -17,7 +17,7 @@
 #include <libfdt.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "vfit-host/fdtbuf.h"
 
 #define CAP (256 * 1024)
 

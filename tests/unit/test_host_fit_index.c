@@ -15,7 +15,7 @@
 #include <libfdt.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "../../host/mkimage/mkimage_int.h"
 
 #define CAP (64 * 1024)
 

@@ -19,7 +19,7 @@
 #include <libfdt.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "../../host/its/its_int.h"
 
 #define MIB (1u << 20)
 
