@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Shared by host/audit*.c only.  The files call each other one way:
+ * Shared by the files of host/audit/ only.  The files call each other one way:
  * audit.c (the run) -> model, rules, verdicts; rules -> model, sig,
  * registry; verdicts -> model, sig; model -> sig.
  */
@@ -14,7 +14,7 @@
 
 struct vfit_cipher;
 
-/* ---- the model verifier (host/audit_sig.c) ---- */
+/* ---- the model verifier (audit_sig.c) ---- */
 
 /* Which rule builds the signed node list of a configuration signature. */
 enum vfit_audit_rule {
@@ -43,7 +43,7 @@ const uint8_t *vfit_audit_payload(const void *fit, size_t len, int img, size_t *
 int vfit_audit_cipher_key(const void *fit, int img, const void *ctl, struct vfit_cipher *ci,
 			  char *why, size_t wsize);
 
-/* ---- the model (host/audit_model.c) ---- */
+/* ---- the model (audit_model.c) ---- */
 
 /*
  * Fills a's configurations, images, hashes, signatures and keys (ctl
@@ -61,7 +61,7 @@ int vfit_audit_image_signed(const struct vfit_audit *a, int im);
 /* Whether a configuration that has a signature node references image im. */
 int vfit_audit_signed_conf_uses(const struct vfit_audit *a, int im);
 
-/* ---- the rules (host/audit_rules_sig.c, host/audit_rules_image.c) ---- */
+/* ---- the rules (audit_rules_sig.c, audit_rules_image.c) ---- */
 
 /* Hashes, signatures, keys, encrypted images (ctl NULL: none given). */
 void vfit_audit_rules_sig(struct vfit_audit *a, const void *fit, size_t len, const void *ctl,
@@ -71,7 +71,7 @@ void vfit_audit_rules_image(struct vfit_audit *a, const void *fit, size_t len);
 /* After the verdicts: the default configuration the device refuses. */
 void vfit_audit_rule_default(struct vfit_audit *a);
 
-/* ---- the verdicts (host/audit_verdict.c) ---- */
+/* ---- the verdicts (audit_verdict.c) ---- */
 
 /* Every configuration's verdicts and vfit's on the default (sets have_verdicts). */
 void vfit_audit_verdicts(struct vfit_audit *a, const void *fit, size_t len, const void *ctl,

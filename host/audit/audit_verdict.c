@@ -7,7 +7,7 @@
  * their rules as fit-format.md states them (§3.3 node lists, §6.2
  * format, §6.3 required keys and required-mode, §6.4 image keys and
  * hashes, §6.5 external-data bounds, §12), evaluated with the model
- * verifier of host/audit_sig.c.  tests/interop/audit_verdicts.sh holds
+ * verifier of host/audit/audit_sig.c.  tests/interop/audit_verdicts.sh holds
  * these verdicts against U-Boot HEAD's fit_check_sign and Debian's
  * U-Boot on the same FITs.
  *

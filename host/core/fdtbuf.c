@@ -2,13 +2,13 @@
 /*
  * FDT buffers for mkimage: growable libfdt read-write blobs, and the big
  * payloads that stay in their files while the tree around them is built,
- * hashed, signed and laid out (struct vfit_payload in mkimage_int.h).
+ * hashed, signed and laid out (struct vfit_payload in vfit-host/fdtbuf.h).
  *
  * A payload's room is part of the blob, so every offset, length and
  * libfdt walk is what it would be with the bytes in place; but the room
  * is never touched: the image pass hashes the payload from its file, the
  * writer has the kernel copy it from there into the output, and the one
- * writer that moves bytes across rooms (host/fdtedit.c) moves only what
+ * writer that moves bytes across rooms (host/core/fdtedit.c) moves only what
  * is around them.  A 64 MiB kernel, ramdisk and DTB are then signed with
  * a few hundred KiB resident, in any order and number, where reading them
  * in costs their size plus the kernel zeroing every page of it.

@@ -265,7 +265,7 @@ struct piece {
 /*
  * The rooms of the payloads still in their files ([start[i], end[i]) in
  * the blob, sorted): bytes nobody reads, so a run moves around them, never
- * touching them (host/fdtbuf.c).
+ * touching them (host/core/fdtbuf.c).
  */
 struct rooms {
 	int n;

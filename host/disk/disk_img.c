@@ -48,7 +48,7 @@ static int copy_sparse(int in, int out, uint64_t size)
 	return ftruncate(out, (off_t)size);
 }
 
-/* The atomic writer's temporary file (host/fdtfile.c); with src >= 0 it starts as a copy of it. */
+/* The atomic writer's temporary file (vfit_out); with src >= 0 it starts as a copy of it. */
 int vfit_disk_tmp_open(const char *path, int src, uint64_t size, struct vfit_out *tmp,
 		       struct vfit_err *e)
 {

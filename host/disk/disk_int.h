@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Internals of `vfit disk` shared by host/disk*.c: the image file, its records. */
+/* Internals of `vfit disk` shared by the files of host/disk/: the image file, its records. */
 #ifndef VFIT_HOST_DISK_INT_H
 #define VFIT_HOST_DISK_INT_H
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* lib/tpm's transport for a running OS (host/tpm_dev.h). */
+/* lib/tpm's transport for a running OS (include/vfit-host/tpm_dev.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

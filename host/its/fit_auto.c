@@ -32,7 +32,7 @@
 /*
  * The input files, sized up front.  A regular file is read later straight
  * into its place in the tree, or from VFIT_PAYLOAD_MIN on left in the file
- * (host/fdtbuf.c); anything else (/dev/null, a pipe) is read now, since
+ * (host/core/fdtbuf.c); anything else (/dev/null, a pipe) is read now, since
  * its size is only known at its end.
  */
 struct auto_files {

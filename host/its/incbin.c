@@ -23,7 +23,7 @@
  *
  * With defer (mkimage), the payloads that are images' `data` are not read
  * at all: each property gets its size and the bytes stay in their files
- * (host/fdtbuf.c), hashed from there and copied from there to the output.
+ * (host/core/fdtbuf.c), hashed from there and copied from there to the output.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -284,7 +284,7 @@ static int find_marks(const void *fdt, struct bypass *b)
 	return 0;
 }
 
-/* Whether marker i may stay in its file: an image's `data` (host/fdtbuf.c). */
+/* Whether marker i may stay in its file: an image's `data` (host/core/fdtbuf.c). */
 static int streamable(const void *fdt, const struct bypass *b, int i)
 {
 	const char *name;

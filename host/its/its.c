@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * An .its compiled as mkimage compiles it: large /incbin/ payloads through
- * the bypass that skips dtc for them (host/incbin.c), and any source the
- * bypass cannot vouch for by dtc on the source as is (host/dtc.c).  Kept
+ * the bypass that skips dtc for them (host/its/incbin.c), and any source the
+ * bypass cannot vouch for by dtc on the source as is (host/its/dtc.c).  Kept
  * apart from both so that the bypass uses dtc.c and this file uses the
  * two, with no file calling back into one that calls it.
  */

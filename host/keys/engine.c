@@ -7,7 +7,7 @@
  * uses and, on Debian 12, the only PKCS#11 path OpenSSL has (there is no
  * pkcs11 provider package).  It is confined to this file, which alone
  * silences the deprecation warnings; the keys it returns are ordinary
- * EVP_PKEYs that sign.c signs with through the EVP interface.
+ * EVP_PKEYs that host/mkimage/sign.c signs with through the EVP interface.
  */
 #define OPENSSL_SUPPRESS_DEPRECATED
 

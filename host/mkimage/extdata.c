@@ -25,7 +25,7 @@
 /*
  * The FIT file being updated (-F).  A regular file is read sparsely: the
  * tree, but not the big `data` values of its images (skip[]), which stay
- * in the file as payloads (host/fdtbuf.c) like its big external data; a
+ * in the file as payloads (host/core/fdtbuf.c) like its big external data; a
  * file that is not regular (a pipe) is read whole into all.
  */
 #define SKIPS 64

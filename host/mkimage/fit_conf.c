@@ -3,7 +3,7 @@
  * The configuration pass: every configuration signature over the message
  * of fit-format.md §3.4, built by the device library's own
  * vfit_conf_nodes()/vfit_conf_digest(), so signer and verifier cover the
- * same bytes.  The FIT is checked and indexed once (host/fit_index.c):
+ * same bytes.  The FIT is checked and indexed once (host/mkimage/fit_index.c):
  * signing thousands of configurations costs one region walk each over
  * what they sign, never a pass over the whole FIT per signature.
  */
@@ -191,7 +191,7 @@ static int sign_conf(struct vfit_signer *s, const char *name, const void *fit,
  * must be within U-Boot's size limit; embedded, a FIT over the limit is
  * refused on the device whatever its signatures say, so it is refused
  * here, with the way round.  (Where external data ends past the limit,
- * host/mkimage.c warns: U-Boot HEAD bounds it too.)
+ * host/mkimage/mkimage.c warns: U-Boot HEAD bounds it too.)
  */
 static int check_fit(const char *name, const struct vfit_fdtbuf *fit, int external,
 		     struct vfit_err *e)

@@ -282,7 +282,7 @@ static int do_image(const char *name, const struct vfit_fdtbuf *fit, int img,
 
 	/*
 	 * mkimage encrypts an image with a cipher node (fit-format.md §11.1)
-	 * only with -k (host/cipher.c, before this pass); signed without it,
+	 * only with -k (host/mkimage/cipher.c, before this pass); signed without it,
 	 * the cipher node would promise ciphertext that is not there.  Already
 	 * encrypted images (data-size-unciphered) are re-hashed and re-signed.
 	 */

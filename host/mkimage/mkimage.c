@@ -250,7 +250,7 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 	/*
 	 * Big blocks always mapped (glibc raises the threshold after freeing
 	 * one): realloc() of the FIT's buffer then remaps it, never copying
-	 * the rooms of the payloads left in their files (host/fdtbuf.c).
+	 * the rooms of the payloads left in their files (host/core/fdtbuf.c).
 	 */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	/*
@@ -274,7 +274,7 @@ int vfit_mkimage_run(struct vfit_mkimage *m, struct vfit_err *e)
 		goto out;
 	}
 	/*
-	 * Payloads stay in their files (host/fdtbuf.c) unless encryption or a
+	 * Payloads stay in their files (host/core/fdtbuf.c) unless encryption or a
 	 * dm-verity tree needs the bytes in memory.
 	 */
 	if (fit.npl && (will_cipher(m, fit.buf) || has_verity(fit.buf)) &&

@@ -13,7 +13,7 @@
  * Properties are written in mkimage's order (value, signer-name,
  * signer-version, comment, timestamp, hashed-nodes, hashed-strings, algo
  * with -o), so libfdt's insert-at-front leaves the same blob order.  They
- * are recorded (host/fdtedit.c) and applied in one pass per signing pass.
+ * are recorded (host/core/fdtedit.c) and applied in one pass per signing pass.
  */
 #include <errno.h>
 #include <limits.h>

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * mkimage's pre-load key (host/preload_int.h): U-Boot HEAD's mkimage fills
- * /image/pre-load/sig/public-key of the -K DTB from KEYDIR/<key-name>.crt
- * when that node names key-name (and algo-name), so that binman's pre-load
- * header and the boot loader's key come from the same key directory.
+ * mkimage's pre-load key (include/vfit-host/preload.h): U-Boot HEAD's
+ * mkimage fills /image/pre-load/sig/public-key of the -K DTB from
+ * KEYDIR/<key-name>.crt when that node names key-name (and algo-name), so
+ * that binman's pre-load header and the boot loader's key come from the
+ * same key directory.
  */
 #include <errno.h>
 #include <limits.h>

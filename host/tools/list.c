@@ -520,7 +520,7 @@ static int fit_list(struct lister *l, const char *name, size_t len, struct vfit_
 
 /*
  * A listing shows the tree, never the payload bytes: a FIT is read with
- * its big payloads left in the file (host/fit_sparse.c), so listing the
+ * its big payloads left in the file (host/verify/fit_sparse.c), so listing the
  * 64 MiB FIT mkimage just wrote reads a few KiB; a legacy image, whose
  * data CRC is checked, is read whole.
  */
