@@ -69,7 +69,8 @@ TEST_LIBS   = $(BUILD)/libvfit-sim.a $(BUILD)/libvfit-host.a $(BUILD)/libvfit-in
 # The device library's sources, per capability: lib.mk (for other builds too).
 include lib.mk
 LIB_SRC   := $(VFIT_SRC)
-HOST_SRC  := $(sort $(wildcard host/*.c))
+# host/ has a folder per job (docs/architecture.md); host/boot is libvfit-sim.
+HOST_SRC  := $(filter-out host/boot/%,$(sort $(wildcard host/*/*.c)))
 SIM_SRC   := $(sort $(wildcard host/boot/*.c))
 CLI_SRC   := $(sort $(wildcard cli/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))

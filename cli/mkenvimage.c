@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * mkenvimage -s SIZE [-o OUT] [-r] [-b] [-p BYTE] [-V] [FILE|-]: U-Boot's
- * environment image, byte for byte (host/envimage.c).  Numbers are read as
+ * environment image, byte for byte (host/tools/envimage.c).  Numbers are read as
  * mkenvimage reads them (decimal, 0x hex, 0 octal) but must be whole: a
  * size with a suffix, a size too small for the CRC and two NULs, or a pad
  * byte above 0xff is refused where mkenvimage truncates it or crashes.

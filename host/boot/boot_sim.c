@@ -25,8 +25,8 @@
 #include "vfit/decomp.h"
 #include "vfit-host/sim.h"
 #include "vfit-host/tpm_sock.h"
-#include "../mkimage_int.h"
-#include "../tpm_dev.h"
+#include "vfit-host/io.h"
+#include "vfit-host/tpm_dev.h"
 
 
 static void step(struct vfit_boot_sim *s)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "counters_int.h"
+#include "boot_int.h"
 
 int vfit_ctr_name_valid(const char *name)
 {

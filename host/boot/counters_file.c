@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "vfit/hash.h"
-#include "counters_int.h"
+#include "boot_int.h"
 
 #define FILE_MAGIC "VFCT"
 #define FILE_VERSION 1

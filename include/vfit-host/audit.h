@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
 
 enum vfit_audit_sev {
 	VFIT_AUDIT_INFO = 0,
@@ -24,7 +24,7 @@ enum vfit_audit_sev {
 /*
  * The finding classes: the number is the stable id (VA001 ...), never
  * reused for another class, so CI can match on it; the registry
- * (host/audit_registry.c) holds each one's name and default fix.
+ * (host/audit/audit_registry.c) holds each one's name and default fix.
  */
 enum vfit_audit_class {
 	VFIT_VA_WEAK_HASH_ONLY = 1,     /* VA001 weak-hash-only */
@@ -191,14 +191,14 @@ int vfit_audit_its(struct vfit_audit *a, const char *its, const char *ctl_file, 
 void vfit_audit_free(struct vfit_audit *a);
 
 /*
- * Adds one finding of class cls (host/audit_registry.c); the text is
+ * Adds one finding of class cls (host/audit/audit_registry.c); the text is
  * printf-formatted, fix NULL or "" takes the class's own.
  */
 void vfit_audit_add(struct vfit_audit *a, enum vfit_audit_sev sev, enum vfit_audit_class cls,
 		    const char *node, const char *prop, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
 
-/* Reports (host/audit_report.c): the human table and lines, or one JSON object. */
+/* Reports (host/audit/audit_report.c): the human table and lines, or one JSON object. */
 const char *vfit_audit_sev_name(enum vfit_audit_sev s);
 const char *vfit_audit_verifier_name(enum vfit_audit_verifier v);
 void vfit_audit_print(FILE *f, const struct vfit_audit *a);
@@ -209,7 +209,7 @@ void vfit_audit_print(FILE *f, const struct vfit_audit *a);
  */
 void vfit_audit_json(FILE *f, const struct vfit_audit *a, int status, const char *line);
 /*
- * The picture (host/audit_svg.c): a standalone SVG document.  0, or -1
+ * The picture (host/audit/audit_svg.c): a standalone SVG document.  0, or -1
  * when memory ran out (then f holds no complete picture).
  */
 int vfit_audit_svg(FILE *f, const struct vfit_audit *a);

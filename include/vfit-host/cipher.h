@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Host side of encrypted FIT images: decryption for checks (host/decrypt.c). */
-#ifndef VFIT_HOST_CIPHER_H_PUBLIC
-#define VFIT_HOST_CIPHER_H_PUBLIC
+/* Host side of encrypted FIT images: decryption for checks (host/verify/decrypt.c). */
+#ifndef VFIT_HOST_CIPHER_H
+#define VFIT_HOST_CIPHER_H
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include "vfit/fit.h"
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
 
 /*
  * After vfit_verify() with VFIT_VERIFY_ALLOW_CIPHER accepted fit: every

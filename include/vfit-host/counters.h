@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "vfit/boot.h"
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
 
 /*
  * Named monotonic counters for anti-rollback.  A counter name is

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
 
 /* New disk: GPT with vfit-a, vfit-b (slot_bytes each), vfit-recovery, vfit-state, vfit-counters. */
 int vfit_disk_create(const char *path, uint64_t slot_bytes, uint64_t recovery_bytes,
@@ -29,7 +29,7 @@ int vfit_disk_counter(const char *path, const char *name, uint64_t value, struct
  * the ROM control DTB rom (the keys the device trusts) and the FIT files
  * fits[0..n) (1..VFIT_BOOT_MAX_STAGES).  Prints the flow's console text;
  * the disk changes only when the update is done (exit 1: refused).  tpm
- * (NULL: none): a TPM device or swtpm socket directory (host/tpm_dev.h)
+ * (NULL: none): a TPM device or swtpm socket directory (vfit-host/tpm_dev.h)
  * whose trust state and counters the update is checked against, and
  * through whose request index the device is then asked to try the slot.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Pre-load signature headers on the host (host/preload.c): making them as
+ * Pre-load signature headers on the host (host/preload/): making them as
  * binman's pre-load entry does, the control DTB's key node, and checking
  * a file as U-Boot's preload_check_sign does (with the device library).
  */
@@ -11,7 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
+#include "vfit-host/fdtbuf.h"
 
 struct vfit_preload_args {
 	const char *key;          /* PEM private key (-k) */
@@ -35,5 +36,13 @@ int vfit_preload_make_file(const struct vfit_preload_args *a, struct vfit_err *e
  */
 int vfit_preload_check_file(FILE *f, const char *file, const char *pem, const char *algo,
 			    const char *padding, const char *ctl_dtb, struct vfit_err *e);
+
+/*
+ * mkimage -k KEYDIR -K DTB, as U-Boot HEAD's (host/preload/preload_key.c):
+ * when DTB has /image/pre-load/sig with key-name (and algo-name, else an
+ * error), its public-key becomes KEYDIR/<key-name>.crt's public key.
+ * Nothing otherwise.
+ */
+int vfit_preload_mkimage_key(const char *keydir, struct vfit_fdtbuf *keydtb, struct vfit_err *e);
 
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The rest of U-Boot's host tools that vfit answers for: dumpimage
- * (host/dumpimage.c) and mkenvimage (host/envimage.c).  mkimage is in
- * host.h, fit_check_sign is `vfit verify`.
+ * The rest of U-Boot's host tools that vfit answers for (host/tools/):
+ * dumpimage, mkenvimage, mkimage without -f (legacy images) and -l
+ * (listings, also vfit info's).  mkimage with a FIT is in mkimage.h,
+ * fit_check_sign is `vfit verify`.
  */
 #ifndef VFIT_HOST_TOOLS_H
 #define VFIT_HOST_TOOLS_H
@@ -11,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "vfit-host/host.h"
+#include "vfit-host/err.h"
 
 /* One dumpimage run: -l lists, else component pos of image goes to out. */
 struct vfit_dump {
@@ -52,5 +53,34 @@ int vfit_envimage_build(const struct vfit_envimage *p, const char *text, size_t 
  */
 int vfit_envimage_file(const struct vfit_envimage *p, const char *in, const char *out,
 		       struct vfit_err *e);
+
+/*
+ * Listing of a FIT or legacy image exactly as `mkimage -l` prints it, or
+ * with info != 0 what `vfit info` adds: signature status and signer,
+ * hashed nodes, external data, rollback index, unsigned references.
+ */
+int vfit_image_list_file(FILE *f, const char *path, int info, struct vfit_err *e);
+
+/*
+ * The first image the configuration signature at sig_path leaves out of
+ * its hashed-nodes although the configuration references it (mkimage's
+ * sign-images rule; U-Boot HEAD and vfit check every referenced image).
+ * 1 with its name and the referencing property, 0 if none.
+ */
+int vfit_fit_sign_gap(const void *fit, size_t len, const char *sig_path, char *img, size_t isize,
+		      char *prop, size_t psize);
+
+/* A U-Boot legacy image (uImage, boot script, multi-file image): mkimage without -f. */
+struct vfit_legacy {
+	const char *arch, *os, *type, *comp;  /* short names (-A -O -T -C) */
+	uint32_t load, entry;     /* -a, -e */
+	int entry_set;            /* -e given; else entry = load (+ 64 with -x) */
+	const char *name;         /* -n: at most 32 bytes are kept */
+	const char *datafiles;    /* -d FILE, or FILE:FILE:... for multi and script */
+	int xip;                  /* -x: the file starts with 64 bytes of 0xff for the header */
+	int no_data;              /* -s: header only */
+};
+/* Writes the image atomically, byte for byte as mkimage does. */
+int vfit_legacy_write(const struct vfit_legacy *l, const char *out, struct vfit_err *e);
 
 #endif

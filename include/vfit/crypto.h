@@ -24,7 +24,7 @@
  *                         from the first byte (their init fails when the
  *                         CPU or the build has none); the rest portable
  * Their ops ignore `self`, so a backend may copy one of them and replace
- * some ops (host/fit_sparse.c replaces hash_update).
+ * some ops (host/verify/fit_sparse.c replaces hash_update).
  * vfit_verify() uses vfit_crypto_default; vfit_verify_with() takes any.
  * With VFIT_CRYPTO_TABLE=0 (vfit/config.h) there is no seam: vfit_verify()
  * calls the library's own hash and signature code directly and

@@ -8,13 +8,17 @@
 #   cli        cli/*.c             (the vfit binary)
 # Object A depends on object B of the same library when A has an undefined
 # symbol that B defines.  Any cycle fails, printed with the symbol behind
-# each arrow (a -> b (sym) -> a).  In lib/ the capabilities are layered
-# too, lowest first:
+# each arrow (a -> b (sym) -> a).  host/'s folders (one per job:
+# docs/architecture.md) are a graph of their own too, each folder one node
+# (host/boot's included): no folder may call into one that calls back, even
+# through objects that form no cycle themselves.  In lib/ the capabilities
+# are layered too, lowest first:
 #   core (lib/*.c) < hash < rsa, ecdsa, aes < fit < preload, decomp, disk, tpm < boot
 # and an object may only call into its own capability or a lower layer:
 # lib/fit must not call lib/boot, lib/disk not lib/boot, lib/hash not lib/fit...
 # Before the tree, the detector runs on objects made here with a known
-# cycle and a known upward call, so it cannot pass by finding nothing.
+# cycle, a known cycle between two folders and a known upward call, so it
+# cannot pass by finding nothing.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT" || exit 2
@@ -106,7 +110,13 @@ objects() { # find-args...
 	done
 }
 
+# symbols() lines with each object named by its folder (host/mkimage/sign.o: host/mkimage).
+by_folder() {
+	awk '{ sub(/\/[^\/]*$/, "", $1); print }'
+}
+
 # One library: every object built, then no cycle (and in lib/ no upward call).
+# With FOLDERS=1 the nodes are the objects' folders.
 check() { # name layers find-args...
 	name=$1 lay=$2
 	shift 2
@@ -120,7 +130,11 @@ check() { # name layers find-args...
 	# shellcheck disable=SC2086
 	found=$T/$(echo "$name" | tr / _).found
 	# shellcheck disable=SC2086
-	symbols "$BUILD" $objs | graph "$lay" >"$found"
+	if [ "${FOLDERS:-0}" = 1 ]; then
+		symbols "$BUILD" $objs | by_folder | graph "$lay" >"$found"
+	else
+		symbols "$BUILD" $objs | graph "$lay" >"$found"
+	fi
 	n=$(echo $objs | wc -w)
 	edges=$(symbols "$BUILD" $objs | awk '$2 == "U"' | wc -l)
 	if [ "$edges" -eq 0 ]; then
@@ -134,14 +148,20 @@ check() { # name layers find-args...
 }
 
 # The detector itself, on objects with known faults: a three-object cycle
-# (x -> y -> z -> x) and lib/hash calling up into lib/fit.
-mkdir -p "$T/self/lib/hash" "$T/self/lib/fit"
+# (x -> y -> z -> x), folders a and b calling each other through four
+# objects that form no cycle (a/p -> b/q, b/r -> a/s), and lib/hash
+# calling up into lib/fit.
+mkdir -p "$T/self/lib/hash" "$T/self/lib/fit" "$T/self/a" "$T/self/b"
 printf 'int y(void);\nint x(void) { return y(); }\n' >"$T/self/x.c"
 printf 'int z(void);\nint y(void) { return z(); }\n' >"$T/self/y.c"
 printf 'int x(void);\nint z(void) { return x() + 1; }\n' >"$T/self/z.c"
 printf 'int vfit_fit_(void);\nint vfit_h_(void) { return vfit_fit_(); }\n' >"$T/self/lib/hash/h.c"
 printf 'int vfit_fit_(void) { return 1; }\n' >"$T/self/lib/fit/f.c"
-for c in x y z lib/hash/h lib/fit/f; do
+printf 'int q(void);\nint p(void) { return q(); }\n' >"$T/self/a/p.c"
+printf 'int q(void) { return 1; }\n' >"$T/self/b/q.c"
+printf 'int s(void);\nint r(void) { return s(); }\n' >"$T/self/b/r.c"
+printf 'int s(void) { return 2; }\n' >"$T/self/a/s.c"
+for c in x y z lib/hash/h lib/fit/f a/p a/s b/q b/r; do
 	cc -c -o "$T/self/$c.o" "$T/self/$c.c" || fail "cannot compile the detector's own test objects"
 done
 symbols "$T/self" "$T/self/x.o" "$T/self/y.o" "$T/self/z.o" | graph >"$T/self.found"
@@ -150,6 +170,14 @@ is "the detector finds a known three-object cycle" \
 	"$(cat "$T/self.found")"
 symbols "$T/self" "$T/self/x.o" "$T/self/y.o" | graph >"$T/self.found"
 is "and nothing once the cycle is broken" "" "$(cat "$T/self.found")"
+self_ab="$T/self/a/p.o $T/self/a/s.o $T/self/b/q.o $T/self/b/r.o"
+# shellcheck disable=SC2086
+symbols "$T/self" $self_ab | graph >"$T/self.found"
+is "four objects of two folders form no cycle among themselves" "" "$(cat "$T/self.found")"
+# shellcheck disable=SC2086
+symbols "$T/self" $self_ab | by_folder | graph >"$T/self.found"
+is "the detector finds the two folders calling each other" "cycle: a -> b (q) -> a (s)" \
+	"$(cat "$T/self.found")"
 symbols "$T/self" "$T/self/lib/hash/h.o" "$T/self/lib/fit/f.o" | graph "$layers" >"$T/self.found"
 is "the detector finds lib/hash calling up into lib/fit" \
 	"upward: lib/hash/h.o (hash) -> lib/fit/f.o (fit) for vfit_fit_" "$(cat "$T/self.found")"
@@ -157,5 +185,6 @@ is "the detector finds lib/hash calling up into lib/fit" \
 check lib "$layers" lib
 check host "" host -path host/boot -prune -o
 check host/boot "" host/boot
+FOLDERS=1 check "host folders" "" host
 check cli "" cli
 finish

@@ -17,6 +17,7 @@
 #include "check.h"
 #include "json.h"
 #include "vfit-host/audit.h"
+#include "vfit-host/keys.h"
 #include "vfit/hash.h"
 
 #define CAP 8192

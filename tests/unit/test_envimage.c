@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * mkenvimage's image (host/envimage.c) from texts whose environment area
+ * mkenvimage's image (host/tools/envimage.c) from texts whose environment area
  * is written out by hand below, the CRC-32 taken from zlib: entries and
  * their NULs, empty lines, comments, backslash-newline, no final newline,
  * an empty text, the flag byte and both byte orders, and the exact size

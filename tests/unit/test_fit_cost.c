@@ -20,9 +20,9 @@
  * margin.  068464b's signer copied the whole FIT twice per run (once per
  * signing pass, into a second buffer) and held two copies at once.
  * Creating from an .its and verifying hold no payload in memory at all
- * (host/fdtbuf.c, host/fit_sparse.c): resident at most 0.05 of it, where
- * reading it whole into a buffer takes 1.0 (and the kernel's zeroing of
- * every page of it) -- whatever the number and order of the payloads: a
+ * (host/core/fdtbuf.c, host/verify/fit_sparse.c): resident at most 0.05
+ * of it, where reading it whole into a buffer takes 1.0 (and the kernel's
+ * zeroing of every page of it) -- whatever the number and order of the payloads: a
  * kernel, a DTB and a larger ramdisk after the kernel (issue 34's order)
  * cost what one payload of their size costs.
  *

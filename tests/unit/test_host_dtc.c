@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The dtc command line vfit builds from mkimage's -D string (host/dtc.c,
+ * The dtc command line vfit builds from mkimage's -D string (host/its/dtc.c,
  * vfit_dtc_cmd_make), against /bin/sh: every -D string vfit accepts must
  * split into the words sh's `eval "set -- $D"` gives (quotes, backslashes,
  * blanks, empty words), placed between "dtc" [-i DIR] and "-o - SRC";
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "../../host/its/its_int.h"
 
 /* The words sh makes of s, each followed by \001; NULL if sh failed. */
 static char *sh_words(const char *s)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * host/fdtedit.c, the one-pass property writer the signer and hasher use,
+ * host/core/fdtedit.c, the one-pass property writer the signer and hasher use,
  * against libfdt itself: random sequences of writes to the hash and
  * signature nodes of a FIT, node after node in tree order as mkimage
  * makes them (new properties, values that grow and shrink, the same
@@ -17,7 +17,7 @@
 #include <libfdt.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "vfit-host/fdtbuf.h"
 
 #define CAP (256 * 1024)
 

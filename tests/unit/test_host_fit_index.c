@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * host/fit_index.c through its public calls, against libfdt: on random
+ * host/mkimage/fit_index.c through its public calls, against libfdt: on random
  * trees (random depth and fan-out, sibling names that are prefixes of each
  * other) every node's parent and path are libfdt's, each node's recorded
  * end is just past its own FDT_END_NODE, and the children of /images are
@@ -15,7 +15,7 @@
 #include <libfdt.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "../../host/mkimage/mkimage_int.h"
 
 #define CAP (64 * 1024)
 

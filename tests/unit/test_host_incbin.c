@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The /incbin/ bypass (host/incbin.c, vfit_incbin_compile) and its
+ * The /incbin/ bypass (host/its/incbin.c, vfit_incbin_compile) and its
  * scanner, against dtc itself: where the bypass takes a source, the blob
  * must be the one `dtc -I dts -O dtb -p 500` writes for it (structure and
  * strings, byte for byte); where the source holds something the scanner
@@ -19,7 +19,7 @@
 #include <libfdt.h>
 
 #include "check.h"
-#include "../../host/mkimage_int.h"
+#include "../../host/its/its_int.h"
 
 #define MIB (1u << 20)
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ECDSA public keys on the host (host/keys_ecdsa.c):
+ * ECDSA public keys on the host (host/keys/keys_ecdsa.c):
  *   - vfit_ecdsa_keynode_write() with algo NULL against Debian's mkimage
  *     2023.01 (which signs sha256,ecdsa256 only): on a control DTB whose
  *     /signature is empty or holds another key, with and without -r (which
