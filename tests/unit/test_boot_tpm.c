@@ -29,7 +29,7 @@
 #include "vfit-host/tpm_sock.h"
 #include "check.h"
 #include "swtpm.h"
-#include "../../host/tpm_dev.h"
+#include "vfit-host/tpm_dev.h"
 
 static char dir[64];
 static struct swtpm sw = { -1 };
