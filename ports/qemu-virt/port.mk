@@ -109,6 +109,9 @@ $(QEMU_DIR)/$(1)/stage.elf $(QEMU_DIR)/$(1)/stage-selftest.elf: $$(QV_OBJ_$(1)) 
 $(QEMU_DIR)/$(1)/stage-%.elf: $(QEMU_DIR)/$(1)/obj/$(QV)/main.o \
 		$(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-%.o $$(QV_OBJ_$(1)) $(QV)/stage.ld
 	$$(QV_LINK_$(1))
+# Kept beside their .bin, not deleted as intermediates: gdb reads the ELF's
+# symbols (tests/qemu/powercut.sh), and relinking needs the object.
+.PRECIOUS: $(QEMU_DIR)/$(1)/stage-%.elf $(QEMU_DIR)/$(1)/obj/$(QV)/rom_keys-%.o
 $(QEMU_DIR)/$(1)/%.bin: $(QEMU_DIR)/$(1)/%.elf
 	$$(call say,OBJCOPY,$$@)$(QV_CROSS_$(1))objcopy -O binary $$< $$@
 

@@ -24,6 +24,7 @@ qemu_setup
 arch=arm64
 arch_vars $arch
 ELF=$Q/$arch/stage-tpm.elf
+ok "the stage's symbols for gdb ($ELF)" test -f "$ELF"
 mods=$(ls -d "$Q"/root-$arch/lib/modules/*/kernel/drivers/char/tpm)
 # The update's initramfs confirms its own trial through /dev/tpm0, as an OS that came up does.
 VFIT_OS_REQUEST=confirm "$ROOT/ports/qemu-virt/mkinitramfs" "$Q/root-$arch/bin/busybox" \
