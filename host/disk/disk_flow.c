@@ -57,7 +57,7 @@ static struct vfit_disk_rec rec;
 /* ---- the TPM, as the OS --------------------------------------------------------- */
 
 struct os_tpm {
-	struct vfit_tpm_dev dev;
+	struct vfit_tpm_sock dev;
 	struct vfit_tpm tpm;
 	struct vfit_trust t;
 };
@@ -70,7 +70,7 @@ static int tpm_attach(struct os_tpm *o, const char *path, struct vfit_err *e)
 
 	if (vfit_tpm_dev_open(&o->dev, path, e))
 		return -1;
-	vfit_tpm_dev_transport(&o->dev, &tr);
+	vfit_tpm_sock_transport(&o->dev, &tr);
 	vfit_tpm_init(&o->tpm, &tr);
 	w = vfit_trust_attach(&o->t, &o->tpm);
 	return w ? vfit_trust_err(e, path, &o->t, w) : 0;
@@ -328,7 +328,7 @@ int vfit_disk_update(const char *path, const char *rom, const char *tpm, char *c
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "update takes 1 to %d FITs",
 				    VFIT_BOOT_MAX_STAGES);
 	memset(&v, 0, sizeof(v));
-	o.dev.fd = -1;
+	o.dev.data_fd = -1;
 	if (vfit_disk_open(&v.d, path, O_RDONLY, e))
 		return -1;
 	v.fd = -1;
@@ -364,7 +364,7 @@ out:
 		vfit_file_unmap(fit[i], len[i]);
 	if (v.rom)
 		vfit_file_unmap(v.rom, v.rom_len);
-	vfit_tpm_dev_close(&o.dev);
+	vfit_tpm_sock_close(&o.dev);
 	close(v.d.fd);
 	return r;
 }
@@ -394,7 +394,7 @@ static int mark_good_tpm(const char *path, const char *tpm, struct vfit_err *e)
 	struct vfit_boot_request rq;
 	int r = -1;
 
-	o.dev.fd = -1;
+	o.dev.data_fd = -1;
 	if (tpm_attach(&o, tpm, e))
 		goto out;
 	tpm_state(&o.t, &st);
@@ -409,7 +409,7 @@ static int mark_good_tpm(const char *path, const char *tpm, struct vfit_err *e)
 		       "verifies it again and advances its rollback counters (asked through the "
 		       "TPM)\n", chain_name(st.booted), st.seq);
 out:
-	vfit_tpm_dev_close(&o.dev);
+	vfit_tpm_sock_close(&o.dev);
 	return r;
 }
 

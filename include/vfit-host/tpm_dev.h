@@ -10,17 +10,15 @@
 #define VFIT_HOST_TPM_DEV_H
 
 #include "vfit/boot_tpm.h"
+#include "vfit-host/tpm_sock.h"
 #include "vfit-host/err.h"
 
-struct vfit_tpm_dev {
-	int fd;
-	bool sock;              /* swtpm's data socket (else a character device) */
-};
-
-/* Opens path; 0, or -1 with e set ("PATH: ..."). */
-int vfit_tpm_dev_open(struct vfit_tpm_dev *d, const char *path, struct vfit_err *e);
-void vfit_tpm_dev_transport(struct vfit_tpm_dev *d, struct vfit_tpm_transport *tr);
-void vfit_tpm_dev_close(struct vfit_tpm_dev *d);
+/*
+ * Opens path as the transport s (vfit-host/tpm_sock.h: vfit_tpm_sock_transport,
+ * vfit_tpm_sock_close): a character device, or a directory with swtpm's
+ * socket `data`.  Returns 0, or -1 with e set ("PATH: ...", status 2).
+ */
+int vfit_tpm_dev_open(struct vfit_tpm_sock *s, const char *path, struct vfit_err *e);
 
 /*
  * Why the trust state cannot be used (w, and what t noted: the command, the

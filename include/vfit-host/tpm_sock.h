@@ -3,6 +3,8 @@
  * A transport of lib/tpm (include/vfit/tpm.h) to swtpm over its UNIX
  * sockets: the data channel carries raw TPM 2.0 commands and responses,
  * the control channel powers the TPM (CMD_INIT, as QEMU does at reset).
+ * The same transport drives a TPM character device (/dev/tpm0), opened by
+ * vfit_tpm_dev_open (vfit-host/tpm_dev.h).
  * Start swtpm with
  *   swtpm socket --tpm2 --server type=unixio,path=DATA --ctrl type=unixio,path=CTRL \
  *         --flags not-need-init --tpmstate dir=STATE
@@ -11,10 +13,13 @@
 #ifndef VFIT_HOST_TPM_SOCK_H
 #define VFIT_HOST_TPM_SOCK_H
 
+#include <stdbool.h>
+
 #include "vfit/tpm.h"
 
 struct vfit_tpm_sock {
 	int data_fd;
+	bool device;                    /* data_fd is a TPM character device */
 	char data_path[108];            /* sun_path's size */
 	char ctrl_path[108];            /* "" when there is no control channel */
 	unsigned timeout_ms;            /* per response; 0 means 10 s */

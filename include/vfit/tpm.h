@@ -24,7 +24,7 @@
  * index with AUTHREAD/AUTHWRITE uses its own password.
  *
  * The host transport to swtpm (its data and control sockets, power cycles)
- * is in host/boot/tpm_sock.c, include/vfit-host/tpm_sock.h (libvfit-sim).
+ * is in host/core/tpm_sock.c, include/vfit-host/tpm_sock.h (libvfit-host).
  */
 #ifndef VFIT_TPM_H
 #define VFIT_TPM_H

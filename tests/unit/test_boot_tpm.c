@@ -13,7 +13,7 @@
  * more than the index holds); what the OS can do after vfit_trust_lock():
  * nothing to the trust index, only ask through the request index with
  * owner authorization, which the next power-on reads as hostile input.
- * Last, the OS's transport (host/tpm_dev.c) when swtpm is gone: an error
+ * Last, the OS's transport (host/disk/tpm_dev.c, host/core/tpm_sock.c) when swtpm is gone: an error
  * that names its socket and says the TPM was not reached, never SIGPIPE.
  */
 #include <stdio.h>
@@ -497,7 +497,7 @@ static void test_os_gone(void)
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	struct vfit_err e = { 0 };
 	struct vfit_tpm_transport tr;
-	struct vfit_tpm_dev d;
+	struct vfit_tpm_sock d;
 	struct vfit_trust t;
 	struct vfit_tpm tpm;
 	int l;
@@ -513,7 +513,7 @@ static void test_os_gone(void)
 	memset(&e, 0, sizeof(e));
 	REQUIRE(!vfit_tpm_dev_open(&d, tmp, &e), "connected: %s", e.msg);
 	close(l);
-	vfit_tpm_dev_transport(&d, &tr);
+	vfit_tpm_sock_transport(&d, &tr);
 	vfit_tpm_init(&tpm, &tr);
 	why_is(vfit_trust_attach(&t, &tpm), VFIT_WHY_TPM_ERROR, "swtpm gone", "TPM command refused");
 	CHECK(t.tr == VFIT_TPM_ERR_TRANSPORT, "a transport failure (%s)",
@@ -522,7 +522,7 @@ static void test_os_gone(void)
 	vfit_trust_err(&e, tmp, &t, VFIT_WHY_TPM_ERROR);
 	CHECK(e.status == VFIT_EXIT_USAGE && strstr(e.msg, "(Startup: ") &&
 	      strstr(e.msg, tmp) == e.msg, "an I/O error naming the TPM and the command: %s", e.msg);
-	vfit_tpm_dev_close(&d);
+	vfit_tpm_sock_close(&d);
 	unlink(path);
 	rmdir(tmp);
 }

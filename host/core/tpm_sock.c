@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* lib/tpm's transport to swtpm's UNIX sockets (include/vfit-host/tpm_sock.h). */
+/* lib/tpm's transport over a descriptor: swtpm's sockets or a TPM device (vfit-host/tpm_sock.h). */
 #include "vfit-host/tpm_sock.h"
 
 #include <errno.h>
@@ -52,6 +52,14 @@ static int send_all(int fd, const uint8_t *p, size_t n)
 	return 0;
 }
 
+/* A TPM character device takes a command in one write() or not at all. */
+static int send_cmd(const struct vfit_tpm_sock *s, const uint8_t *p, size_t n)
+{
+	if (s->device)
+		return write(s->data_fd, p, n) == (ssize_t)n ? 0 : -1;
+	return send_all(s->data_fd, p, n);
+}
+
 /* n bytes within timeout_ms: 0, -1 on error or EOF, -2 on timeout. */
 static int recv_all(int fd, uint8_t *p, size_t n, unsigned timeout_ms)
 {
@@ -66,7 +74,7 @@ static int recv_all(int fd, uint8_t *p, size_t n, unsigned timeout_ms)
 			return -2;
 		if (r < 0)
 			return -1;
-		k = recv(fd, p, n, 0);
+		k = read(fd, p, n);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0)
@@ -96,7 +104,7 @@ static enum vfit_tpm_result sock_xfer(void *ctx, const uint8_t *cmd, size_t cmd_
 	*rsp_len = 0;
 	if (s->data_fd < 0 || rsp_cap < 10)
 		return VFIT_TPM_ERR_TRANSPORT;
-	if (send_all(s->data_fd, cmd, cmd_len))
+	if (send_cmd(s, cmd, cmd_len))
 		return broken(s, VFIT_TPM_ERR_TRANSPORT);
 	/* The header says how much follows: read exactly that, never more than rsp_cap. */
 	r = recv_all(s->data_fd, rsp, 10, t);
