@@ -36,9 +36,9 @@
  * Worst case measured with -fcallgraph-info=su (own frames along the
  * deepest call chain, VFIT_RSA_MAX_BITS = 4096):
  *                               x86-64 gcc -O2   Cortex-M4 gcc -Os
- *   vfit_rsa_public                 3640              3188
- *   vfit_rsa_verify_pkcs1           4200              3732
- *   vfit_rsa_verify_pss             4600              4044
+ *   vfit_rsa_public                 3640              3204
+ *   vfit_rsa_verify_pkcs1           4200              3748
+ *   vfit_rsa_verify_pss             4600              4060
  * The arrays scale with VFIT_RSA_MAX_BITS (2048: about half).
  */
 #include <stddef.h>
