@@ -543,12 +543,12 @@ struct mont {
  * scanning): for each limb a[i], t += a[i] * b, then t += m * n with m =
  * t[i] * n0, which clears limb i.  The m are those redc() would choose
  * after a whole mul() (limb i holds the same sum of products when it is
- * cleared), so the result is the same, and one loop is about 100 bytes
- * of Thumb-2 less than mul() and redc() apart.  Only t[i + nl] collects
- * the two carries of round i and the one left over (top, at most 2).
- * The value at the end is (a*b + M*n)/R < R + n for a, b < R, so top is
- * at most 1 there and one subtraction leaves it below R, as redc() does.
- * out may be a or b.
+ * cleared), so the result is the same, and the linked Cortex-M4
+ * verifier is 44 bytes smaller than with mul() and redc() apart.  Only
+ * t[i + nl] collects the two carries of round i and the one left over
+ * (top, at most 2).  The value at the end is (a*b + M*n)/R < R + n for
+ * a, b < R, so top is at most 1 there and one subtraction leaves it
+ * below R, as redc() does.  out may be a or b.
  */
 #define MONT_FUSED 1
 static void mont_mul(struct mont *m, limb_t *out, const limb_t *a, const limb_t *b)
