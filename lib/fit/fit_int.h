@@ -213,9 +213,12 @@ enum vfit_result vfit_sigs_(struct vfit_ctx *c, int node, enum vfit_required rol
 enum vfit_result vfit_image_locate_(struct vfit_ctx *c, struct vfit_image *img);
 enum vfit_result vfit_image_verify_(struct vfit_ctx *c, const struct vfit_image *img);
 
-/* vfit_control_check() that also hands out /signature (or -1): one lookup, not two. */
+/*
+ * vfit_control_check() that also hands out /signature (or -1) and whether
+ * its required-mode is "any": one lookup each, not two.
+ */
 enum vfit_result vfit_control_keys_(const void *ctl, size_t len, struct vfit_diag *diag,
-				   int *keys);
+				   int *keys, bool *any);
 
 /* vfit_key_load() for an algo the caller has already parsed into a. */
 enum vfit_result vfit_key_load_algo_(const void *ctl, int key_node, const char *algo,

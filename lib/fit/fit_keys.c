@@ -40,13 +40,14 @@ static int policy(const void *ctl, int node, const char *name, const char *ok)
 }
 
 enum vfit_result vfit_control_keys_(const void *ctl, size_t len, struct vfit_diag *diag,
-				   int *keys_out)
+				   int *keys_out, bool *any)
 {
 	static const char *const top[] = { "signature" };
 	unsigned int required = 0;
 	int keys, key, i;
 
 	*keys_out = -1;
+	*any = false;
 	if (vfit_fdt_walk_(ctl, len, false, 0, diag))
 		return VFIT_ERR_CONTROL;
 	vfit_diag_set(diag, 0, NULL);
@@ -55,8 +56,10 @@ enum vfit_result vfit_control_keys_(const void *ctl, size_t len, struct vfit_dia
 	if (keys < 0)
 		return VFIT_OK;
 	vfit_diag_set(diag, keys, "required-mode");
-	if (policy(ctl, keys, "required-mode", "any\0all\0") < -1)
+	i = policy(ctl, keys, "required-mode", "any\0all\0");
+	if (i < -1)
 		return VFIT_ERR_CONTROL;
+	*any = i == 0;
 	fdt_for_each_subnode(key, ctl, keys) {
 		vfit_diag_set(diag, key, "required");
 		i = policy(ctl, key, "required", required_words);
@@ -76,8 +79,9 @@ enum vfit_result vfit_control_keys_(const void *ctl, size_t len, struct vfit_dia
 enum vfit_result vfit_control_check(const void *ctl, size_t len, struct vfit_diag *diag)
 {
 	int keys;
+	bool any;
 
-	return vfit_control_keys_(ctl, len, diag, &keys);
+	return vfit_control_keys_(ctl, len, diag, &keys, &any);
 }
 
 enum vfit_required vfit_key_required(const void *ctl, int key_node)

@@ -158,19 +158,18 @@ static enum vfit_result run(struct vfit_ctx *c, size_t ctl_len, const char *conf
 			    unsigned int flags)
 {
 	struct vfit_verify_result *res = c->res;
-	const char *mode;
 	enum vfit_result r;
 	unsigned int i;
+	bool any;
 
 	vfit_at(c, -1, NULL, true);
-	if (vfit_control_keys_(c->ctl, ctl_len, &c->at, &c->keys))
+	if (vfit_control_keys_(c->ctl, ctl_len, &c->at, &c->keys, &any))
 		return VFIT_ERR_CONTROL;
 	vfit_at(c, -1, NULL, false);
 	r = conf_setup(c, conf_name);
 	if (r)
 		return r;
-	mode = c->keys < 0 ? NULL : vfit_prop_str_(c->ctl, c->keys, "required-mode");
-	r = vfit_sigs_(c, res->conf_node, VFIT_REQ_CONF, mode && !strcmp(mode, "any"));
+	r = vfit_sigs_(c, res->conf_node, VFIT_REQ_CONF, any);
 	if (r)
 		return r;
 	c->conf_enforced = c->required;
