@@ -103,4 +103,16 @@ urf=$(awk "BEGIN { printf \"%.2f\", $uvc / $ufl }")
 printf '  create + sign: %sx Debian mkimage (goal <= 0.15: %s); the floor: %sx by wall time, %sx by CPU time (goal <= 1: %s, %s); same tree: %s\n' \
 	"$rm_" "$(ok "$rm_" 0.15)" "$rf" "$urf" "$(ok "$rf" 1)" "$(ok "$urf" 1)" "$same"
 echo "README | \`vfit mkimage\`, create + sign $SIZE_MB MiB | $vc ms ($uvc ms CPU), $vrss MiB RSS | Debian \`mkimage\` $mc ms, $mrss MiB ($rm_ x); \`openssl dgst -sign\` + \`cp\` $fl ms, $ufl ms CPU ($rf x wall, $urf x CPU) |" | sed 's/ x)/x)/g; s/ x wall/x wall/; s/ x CPU)/x CPU)/'
+# README rows: A / B of two jobs against Debian's mkimage (label, then vfit and
+# mkimage of job A, vfit and mkimage of job B).
+rss() { set -- $(peak "$1"); echo "$1"; }
+pair() {
+	echo "README | $1 | $(median "$2") / $(median "$4") ms, $(rss "$2") / $(rss "$4") MiB RSS |" \
+		"Debian \`mkimage\` $(median "$3") / $(median "$5") ms, $(rss "$3") / $(rss "$5") MiB" \
+		"($(awk "BEGIN { printf \"%.3fx / %.3fx\", $(median "$2") / $(median "$3"), $(median "$4") / $(median "$5") }")) |"
+}
+pair "\`vfit mkimage\`, re-sign in place (\`-F\`) / with external data (\`-F -E\`), the same FIT" \
+	vf mf ve me
+pair "\`vfit mkimage\`, create + sign kernel + DTB + 16 MiB ramdisk / a 10 MB kernel then a 50 MB ramdisk" \
+	v3 m3 v34 m34
 [ "$same" = yes ]
