@@ -10,7 +10,8 @@
 # same streams (their exit status is 1 where vfit's is 2, as documented).
 # Then the rough edges of issue 29 item 8: the README's first command in a
 # fresh directory, a missing /incbin/ file named, `disk info` on bad input,
-# `boot --device` on a directory that is no device.
+# `boot --device` on a directory that is no device; README and man pages
+# quote the binary's version.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/fixtures.sh"
 need mkimage dumpimage mkenvimage dtc
@@ -186,4 +187,11 @@ one_line "boot --device a missing directory" 2 "^vfit: boot: nothere: no such de
 one_line "boot --device a file" 2 "^vfit: boot: env.txt: not a device directory$" \
 	"$VFIT" boot --device env.txt status
 is "boot: nothing written in the empty directory" "" "$(ls -A empty)"
+
+# ---- the version the docs quote is the binary's (README's -V line, each man page)
+is "README quotes -V as the binary prints it" "mkimage version vfit $version" \
+	"$(grep -o 'mkimage version vfit [0-9][0-9.]*' "$ROOT/README.md")"
+for m in "$ROOT"/man/*.1; do
+	contains "${m##*/}: .TH says vfit $version" "$m" "^[.]TH .* \"vfit $version\""
+done
 finish
