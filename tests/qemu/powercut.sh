@@ -4,7 +4,7 @@
 # swtpm behind tpm-tis-device).  The OS asks through the TPM's request index
 # -- an update installed (the host plays the OS), then mark-good of that
 # update's trial (its initramfs asks through /dev/tpm0) -- and the power-on
-# that serves each request is stopped with gdb on QEMU's gdbstub
+# that serves each request is stopped by gdb attached to QEMU's gdb server
 # (stage-tpm.elf's symbols) at the NV_Write that makes the request's change
 # (vfit_tpm_nv_write of index 0x01500100 once vfit_trust_serve began): once
 # before the command reaches the TPM, once after the TPM answered.  QEMU is

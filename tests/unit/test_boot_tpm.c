@@ -493,8 +493,8 @@ static void test_faults(struct vfit_tpm *tpm, struct vfit_tpm_sock *s)
  */
 static void test_os_gone(void)
 {
-	char tmp[] = "/tmp/vfit-tpmdev.XXXXXX", path[64];
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	char tmp[sizeof(a.sun_path) - sizeof("/data")];
 	struct vfit_err e = { 0 };
 	struct vfit_tpm_transport tr;
 	struct vfit_tpm_sock d;
@@ -502,14 +502,16 @@ static void test_os_gone(void)
 	struct vfit_tpm tpm;
 	int l;
 
-	REQUIRE(mkdtemp(tmp), "mkdtemp");
+	/* $TMPDIR as the other tests; the socket's path must fit sun_path. */
+	REQUIRE((size_t)snprintf(tmp, sizeof(tmp), "%s/vfit-tpmdev.XXXXXX",
+				 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp") < sizeof(tmp) &&
+		mkdtemp(tmp), "mkdtemp under $TMPDIR");
 	CHECK(vfit_tpm_dev_open(&d, tmp, &e) && e.status == VFIT_EXIT_USAGE &&
 	      strstr(e.msg, "/data: cannot connect to swtpm"), "no data socket: %s", e.msg);
-	snprintf(path, sizeof(path), "%s/data", tmp);
-	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s/data", tmp);
 	l = socket(AF_UNIX, SOCK_STREAM, 0);
 	REQUIRE(l >= 0 && !bind(l, (struct sockaddr *)&a, sizeof(a)) && !listen(l, 1),
-		"listening on %s", path);
+		"listening on %s", a.sun_path);
 	memset(&e, 0, sizeof(e));
 	REQUIRE(!vfit_tpm_dev_open(&d, tmp, &e), "connected: %s", e.msg);
 	close(l);
@@ -523,7 +525,7 @@ static void test_os_gone(void)
 	CHECK(e.status == VFIT_EXIT_USAGE && strstr(e.msg, "(Startup: ") &&
 	      strstr(e.msg, tmp) == e.msg, "an I/O error naming the TPM and the command: %s", e.msg);
 	vfit_tpm_sock_close(&d);
-	unlink(path);
+	unlink(a.sun_path);
 	rmdir(tmp);
 }
 
