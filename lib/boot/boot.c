@@ -180,6 +180,28 @@ static enum setup setup(struct vfit_run *r, struct vfit_flow *f)
 	return SETUP_OK;
 }
 
+/*
+ * run_init() and setup() for a command of the OS: VFIT_BOOT_DONE when it
+ * may go on.  Inline: six arguments through the stack would cost more
+ * than the three copies.
+ */
+#ifdef __GNUC__
+__attribute__((always_inline))
+#endif
+static inline enum vfit_boot_result begin(struct vfit_run *r, struct vfit_flow *f,
+				   const struct vfit_boot_ops *ops,
+				   const struct vfit_boot_layout *layout,
+				   struct vfit_boot_scratch *scratch, struct vfit_boot_report *report)
+{
+	enum setup rc;
+
+	run_init(r, ops, layout, scratch, report);
+	rc = setup(r, f);
+	if (rc)
+		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
+	return VFIT_BOOT_DONE;
+}
+
 /* ---- one power-on ---------------------------------------------------- */
 
 /* failed: the chain failed verification (retried when nothing else boots). */
@@ -466,14 +488,13 @@ enum vfit_boot_result vfit_boot_mark_good(const struct vfit_boot_ops *ops,
 					  struct vfit_boot_scratch *scratch,
 					  struct vfit_boot_report *report)
 {
+	enum vfit_boot_result res;
 	struct vfit_flow f;
 	struct vfit_run r;
-	enum setup rc;
 
-	run_init(&r, ops, layout, scratch, report);
-	rc = setup(&r, &f);
-	if (rc)
-		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
+	res = begin(&r, &f, ops, layout, scratch, report);
+	if (res)
+		return res;
 	return finish(&r, confirm_booted(&r, &f));
 }
 
@@ -508,15 +529,13 @@ enum vfit_boot_result vfit_boot_apply_request(const struct vfit_boot_ops *ops,
 {
 	struct vfit_boot_state *st = &scratch->state;
 	struct vfit_boot_event *ev;
-	enum vfit_boot_result res = VFIT_BOOT_DONE;
+	enum vfit_boot_result res;
 	struct vfit_flow f;
 	struct vfit_run r;
-	enum setup rc;
 
-	run_init(&r, ops, layout, scratch, report);
-	rc = setup(&r, &f);
-	if (rc)
-		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
+	res = begin(&r, &f, ops, layout, scratch, report);
+	if (res)
+		return res;
 	ev = vfit_ev_new_(&r, VFIT_EV_REQUEST,
 			  rq->confirm <= VFIT_CHAIN_RECOVERY ? (enum vfit_boot_chain)rq->confirm :
 			  VFIT_CHAIN_NONE, 0);
@@ -693,13 +712,12 @@ enum vfit_boot_result vfit_boot_update(const struct vfit_boot_ops *ops,
 				       struct vfit_boot_report *report, const void *const fit[],
 				       const size_t len[], unsigned int n)
 {
+	enum vfit_boot_result res;
 	struct vfit_flow f;
 	struct vfit_run r;
-	enum setup rc;
 
-	run_init(&r, ops, layout, scratch, report);
-	rc = setup(&r, &f);
-	if (rc)
-		return rc == SETUP_FAILED ? VFIT_BOOT_ERROR : VFIT_BOOT_REFUSED;
+	res = begin(&r, &f, ops, layout, scratch, report);
+	if (res)
+		return res;
 	return finish(&r, update(&r, &f, fit, len, n));
 }
