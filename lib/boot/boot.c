@@ -204,14 +204,19 @@ static inline enum vfit_boot_result begin(struct vfit_run *r, struct vfit_flow *
 
 /* ---- one power-on ---------------------------------------------------- */
 
-/* failed: the chain failed verification (retried when nothing else boots). */
+/*
+ * failed: the chain failed verification (retried when nothing else boots).
+ * Such a slot keeps the attempts a trial had left (none if it was
+ * confirmed): put right, it returns to what it was (try_slot()).
+ */
 static void mark_bad(struct vfit_run *r, unsigned int s, bool failed)
 {
 	struct vfit_boot_state *st = &r->s->state;
 	struct vfit_boot_event *ev;
 
 	st->status[s] = VFIT_SLOT_BAD;
-	st->tries[s] = 0;
+	if (!failed)
+		st->tries[s] = 0;
 	st->failed[s] = failed;
 	if (st->active == s)
 		st->active = (uint8_t)(1 - s);
@@ -230,17 +235,19 @@ static void no_handoff(struct vfit_boot_report *rep)
 }
 
 /*
- * The boot record: which chain booted, written (with the trial counted)
+ * The boot record: which chain booted, written (with the trial counted,
+ * and with the slot's status when `changed` says the caller set it)
  * before anything of it runs.  A record that cannot be written stops the
  * boot whatever the slot's status: a trial could loop uncounted, and a
  * good slot would run as a chain the record does not name.
  */
-static bool record(struct vfit_run *r, enum vfit_boot_chain c)
+static bool record(struct vfit_run *r, enum vfit_boot_chain c, bool changed)
 {
 	struct vfit_boot_state *st = &r->s->state;
 	bool trial = c < VFIT_CHAIN_RECOVERY && st->status[c] == VFIT_SLOT_TRYING;
 
-	if (trial || st->booted != c || memcmp(st->chain, r->s->chain, sizeof(st->chain))) {
+	if (changed || trial || st->booted != c ||
+	    memcmp(st->chain, r->s->chain, sizeof(st->chain))) {
 		if (trial)
 			st->tries[c]--;
 		st->booted = (uint8_t)c;
@@ -294,12 +301,16 @@ static enum try try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned
 		no_handoff(r->rep);
 		return TRY_NO;
 	}
-	/* Verified again after a failure: the disk was put right. */
+	/*
+	 * Verified again after a failure: the disk was put right, and the
+	 * slot is what it was before: on trial with the attempts it had left
+	 * (a trial is never made good without the OS), or confirmed.
+	 */
 	if (retry) {
-		st->status[s] = VFIT_SLOT_GOOD;
+		st->status[s] = st->tries[s] ? VFIT_SLOT_TRYING : VFIT_SLOT_GOOD;
 		st->failed[s] = 0;
 	}
-	if (!record(r, c.id)) {
+	if (!record(r, c.id, retry)) {
 		no_handoff(r->rep);
 		return TRY_HALT;
 	}
@@ -403,7 +414,7 @@ static enum vfit_boot_outcome power_on(const struct vfit_boot_ops *ops,
 	vfit_boot_ranges_reset_(&r);
 	if (vfit_boot_recovery_(&r, &f, true) != VFIT_WALK_OK)
 		return halt(&r, true);
-	if (!record(&r, VFIT_CHAIN_RECOVERY))
+	if (!record(&r, VFIT_CHAIN_RECOVERY, false))
 		return halt(&r, false);
 	return started(&r, VFIT_CHAIN_RECOVERY);
 }

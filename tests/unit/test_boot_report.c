@@ -847,6 +847,55 @@ static void test_second_pass(struct dev *d)
 	      state_of(d).status[1] == VFIT_SLOT_GOOD && *dev_ctr(d, "kernel") == 1,
 	      "and the OS confirms it");
 
+	/*
+	 * A retried slot is written back as what it was, even when the chain
+	 * it boots is the one recorded last: slot A booted, then nothing
+	 * verified (A, B and recovery), then A put right.
+	 */
+	dev_free(d);
+	dev_factory(d);
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 0, "slot A boots");
+	for (s = 0; s < VFIT_BOOT_SLOTS; s++)
+		d->stage[s][1].p[d->stage[s][1].n / 2] ^= 1;
+	blob_set(&bad, d->recovery.p, d->recovery.n);
+	d->recovery.p[d->recovery.n / 2] ^= 1;
+	CHECK(boot(d) == VFIT_BOOT_HALT, "nothing verifies: halted: %s", trace());
+	st = state_of(d);
+	CHECK(st.status[0] == VFIT_SLOT_BAD && st.failed[0] && st.booted == 0,
+	      "slot A bad for verification, still the chain booted last");
+	d->stage[0][1].p[d->stage[0][1].n / 2] ^= 1;
+	blob_set(&d->recovery, bad.p, bad.n);
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 0 && count(VFIT_EV_RETRY) == 1,
+	      "slot A put right boots: %s", trace());
+	st = state_of(d);
+	CHECK(st.status[0] == VFIT_SLOT_GOOD && !st.failed[0], "and is stored good again");
+	CHECK(mark_good(d) == VFIT_BOOT_DONE, "so the OS can confirm it: %s", trace());
+	d->stage[1][1].p[d->stage[1][1].n / 2] ^= 1;
+
+	/*
+	 * A slot on trial that failed verification once returns to its trial
+	 * with the attempts it had left, never made good without the OS.
+	 */
+	CHECK(update(d, &moved, 1) == VFIT_BOOT_DONE, "slot B installed: %s", trace());
+	for (s = 0; s < VFIT_BOOT_SLOTS; s++)
+		d->stage[s][1].p[d->stage[s][1].n / 2] ^= 1;
+	CHECK(boot(d) == VFIT_BOOT_RECOVERY, "both slots fail: recovery: %s", trace());
+	st = state_of(d);
+	CHECK(st.status[1] == VFIT_SLOT_BAD && st.failed[1] && st.tries[1] == VFIT_BOOT_TRIES,
+	      "slot B bad for verification, its attempts kept");
+	for (s = 0; s < VFIT_BOOT_SLOTS; s++)
+		d->stage[s][1].p[d->stage[s][1].n / 2] ^= 1;
+	CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 1 && find(VFIT_EV_TRIAL, 0) &&
+	      find(VFIT_EV_TRIAL, 0)->value == VFIT_BOOT_TRIES - 1,
+	      "slot B put right: its trial goes on: %s", trace());
+	st = state_of(d);
+	CHECK(st.status[1] == VFIT_SLOT_TRYING && st.tries[1] == VFIT_BOOT_TRIES - 1 &&
+	      st.status[0] == VFIT_SLOT_BAD, "on trial, stored");
+	for (s = 1; s < VFIT_BOOT_TRIES; s++)
+		CHECK(boot(d) == VFIT_BOOT_KERNEL && rep.slot == 1, "trial boot %u", s + 1);
+	CHECK(boot(d) != VFIT_BOOT_KERNEL || rep.slot != 1,
+	      "unconfirmed, slot B does not boot for ever: %s", trace());
+
 	/* A good slot whose boot record cannot be written does not run. */
 	dev_free(d);
 	dev_factory(d);
