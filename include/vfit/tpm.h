@@ -232,7 +232,8 @@ struct vfit_tpm_banks {
  * does not know (vfit_tpm_alg_digest_size 0) are VFIT_TPM_ERR_UNSUPPORTED
  * when active: a caller could not extend them, and a PCR bank left
  * unextended is a forgeable one; more than VFIT_TPM_MAX_BANKS are
- * VFIT_TPM_ERR_LIMIT.
+ * VFIT_TPM_ERR_LIMIT; no active bank is VFIT_TPM_ERR_UNSUPPORTED, and an
+ * answer in parts (moreData) VFIT_TPM_ERR_MALFORMED.
  */
 VFIT_MUST_CHECK
 enum vfit_tpm_result vfit_tpm_get_banks(struct vfit_tpm *tpm, struct vfit_tpm_banks *out);

@@ -16,9 +16,12 @@ enum vfit_tpm_result vfit_tpm_startup_clear(struct vfit_tpm *tpm)
 	return r == VFIT_TPM_OK ? rd_end(&p) : r;
 }
 
-/* GetCapability up to its TPMS_CAPABILITY_DATA's union: moreData, and the capability echoed. */
+/*
+ * GetCapability up to its TPMS_CAPABILITY_DATA's union: moreData, and the
+ * capability echoed.  whole: the answer must be complete (moreData 0).
+ */
 static enum vfit_tpm_result get_capability(struct vfit_tpm *tpm, uint32_t cap, uint32_t property,
-					   uint32_t count, struct tpm_rd *p)
+					   uint32_t count, bool whole, struct tpm_rd *p)
 {
 	struct tpm_wr w;
 	enum vfit_tpm_result r;
@@ -32,7 +35,7 @@ static enum vfit_tpm_result get_capability(struct vfit_tpm *tpm, uint32_t cap, u
 	if (r != VFIT_TPM_OK)
 		return r;
 	more = rd_u8(p);
-	if (rd_u32(p) != cap || more > 1 || p->bad)
+	if (rd_u32(p) != cap || more > 1 || (whole && more) || p->bad)
 		return VFIT_TPM_ERR_MALFORMED;
 	return VFIT_TPM_OK;
 }
@@ -46,7 +49,8 @@ enum vfit_tpm_result vfit_tpm_get_banks(struct vfit_tpm *tpm, struct vfit_tpm_ba
 
 	if (!tpm || !out)
 		return VFIT_TPM_ERR_PARAM;
-	r = get_capability(tpm, TPM_CAP_PCRS, 0, 1, &p);
+	/* Every bank in one answer: one left out would go unextended. */
+	r = get_capability(tpm, TPM_CAP_PCRS, 0, 1, true, &p);
 	if (r != VFIT_TPM_OK)
 		return r;
 	memset(&b, 0, sizeof(b));
@@ -86,6 +90,9 @@ enum vfit_tpm_result vfit_tpm_get_banks(struct vfit_tpm *tpm, struct vfit_tpm_ba
 		return r;
 	if (verdict != VFIT_TPM_OK)
 		return verdict;
+	/* No active bank: nothing a measurement could go into. */
+	if (!b.count)
+		return VFIT_TPM_ERR_UNSUPPORTED;
 	*out = b;
 	return VFIT_TPM_OK;
 }
@@ -98,7 +105,7 @@ enum vfit_tpm_result vfit_tpm_get_property(struct vfit_tpm *tpm, uint32_t proper
 
 	if (!tpm || !value)
 		return VFIT_TPM_ERR_PARAM;
-	r = get_capability(tpm, TPM_CAP_TPM_PROPERTIES, property, 1, &p);
+	r = get_capability(tpm, TPM_CAP_TPM_PROPERTIES, property, 1, false, &p);
 	if (r != VFIT_TPM_OK)
 		return r;
 	n = rd_u32(&p);                         /* TPML_TAGGED_TPM_PROPERTY, at most the one asked */

@@ -475,6 +475,11 @@ static const struct hostile hostile[] = {
 	  VFIT_TPM_ERR_MALFORMED },
 	{ "banks: moreData 2", BANKS, HDR_NS("????????") "02" "00000005" "00000001" "000b" "03" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
+	{ "banks: an answer in parts (moreData 1)", BANKS, HDR_NS("????????") "01" "00000005" "00000001" "000b"
+	  "03" "ffffff", VFIT_TPM_ERR_MALFORMED },
+	{ "banks: none active", BANKS, HDR_NS("????????") "00" "00000005" "00000002" "000b" "03" "000000"
+	  "0004" "03" "000000", VFIT_TPM_ERR_UNSUPPORTED },
+	{ "banks: none at all", BANKS, HDR_NS("????????") "00" "00000005" "00000000", VFIT_TPM_ERR_UNSUPPORTED },
 	{ "banks: huge count", BANKS, HDR_NS("????????") "00" "00000005" "ffffffff" "000b" "03" "ffffff",
 	  VFIT_TPM_ERR_MALFORMED },
 	{ "banks: count beyond the bytes", BANKS, HDR_NS("????????") "00" "00000005" "00000002" "000b" "03" "ffffff",
@@ -494,6 +499,8 @@ static const struct hostile hostile[] = {
 	  "0012" "03" "010000" "0005" "03" "010000", VFIT_TPM_ERR_UNSUPPORTED },
 
 	{ "good property", PROPERTY, HDR_NS("????????") "00" "00000006" "00000001" "0000011f" "00001000", VFIT_TPM_OK },
+	{ "property: moreData 1 (more properties follow)", PROPERTY, HDR_NS("????????") "01" "00000006"
+	  "00000001" "0000011f" "00001000", VFIT_TPM_OK },
 	{ "property: another one", PROPERTY, HDR_NS("????????") "00" "00000006" "00000001" "00000120" "00001000",
 	  VFIT_TPM_ERR_UNSUPPORTED },
 	{ "property: two of them", PROPERTY, HDR_NS("????????") "00" "00000006" "00000002" "0000011f" "00001000"
