@@ -153,9 +153,10 @@ bool vfit_gpt_entries_ok(const struct vfit_gpt *g, const uint8_t *ents);
 
 /*
  * Finds the vfit partition called name (ASCII) in a checked entry array:
- * type VFIT_DISK_TYPE_GUID, name equal, range inside the usable LBAs.
- * Returns VFIT_DISK_OK with *p filled, ABSENT when there is none, BAD when
- * two have the name or the range is bad.
+ * type VFIT_DISK_TYPE_GUID, name equal, range inside the usable LBAs and
+ * sharing no sector with any other used entry.  Returns VFIT_DISK_OK with
+ * *p filled, ABSENT when there is none, BAD when two have the name or the
+ * range is bad.
  */
 VFIT_MUST_CHECK
 enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ents,

@@ -120,8 +120,8 @@ static bool name_is(const uint8_t *ent, const char *name)
 enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ents,
 				    const char *name, struct vfit_part *p)
 {
-	static const uint8_t type[16] = VFIT_DISK_TYPE_BYTES;
-	uint32_t i;
+	static const uint8_t type[16] = VFIT_DISK_TYPE_BYTES, unused[16];
+	uint32_t i, at = 0;
 	bool found = false;
 
 	for (i = 0; i < g->nentries; i++) {
@@ -132,6 +132,7 @@ enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ent
 		if (found)
 			return VFIT_DISK_BAD;
 		found = true;
+		at = i;
 		memcpy(p->type, e, 16);
 		memcpy(p->guid, e + 16, 16);
 		p->first_lba = ld_le64(e + 32);
@@ -140,7 +141,17 @@ enum vfit_disk_result vfit_gpt_find(const struct vfit_gpt *g, const uint8_t *ent
 		    p->last_lba > g->last_lba)
 			return VFIT_DISK_BAD;
 	}
-	return found ? VFIT_DISK_OK : VFIT_DISK_ABSENT;
+	if (!found)
+		return VFIT_DISK_ABSENT;
+	/* Its sectors are its own: the stage writes there, and must hit nothing else. */
+	for (i = 0; i < g->nentries; i++) {
+		const uint8_t *e = ents + (size_t)i * g->entry_size;
+
+		if (i != at && memcmp(e, unused, 16) && ld_le64(e + 32) <= p->last_lba &&
+		    p->first_lba <= ld_le64(e + 40))
+			return VFIT_DISK_BAD;
+	}
+	return VFIT_DISK_OK;
 }
 
 void vfit_gpt_header_encode(const struct vfit_gpt *g, uint8_t *sec)

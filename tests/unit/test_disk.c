@@ -127,6 +127,16 @@ static void gpt(void)
 	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_BAD, "after the usable range");
 	part(1, "vfit-b", 6143, 4096);
 	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_BAD, "reversed range");
+	part(1, "vfit-b", 4096, 6143);
+	part(2, "vfit-state", 6144, 8191);
+	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_OK, "a neighbour ends before");
+	part(2, "vfit-state", 6143, 8191);
+	CHECK(vfit_gpt_find(&g, ents, "vfit-b", &p) == VFIT_DISK_BAD &&
+	      vfit_gpt_find(&g, ents, "vfit-state", &p) == VFIT_DISK_BAD, "one shared sector");
+	part(2, "rootfs", 1000, 9000);
+	ents[2 * VFIT_GPT_ENTRY_SIZE] ^= 1;   /* another type: still a partition */
+	CHECK(vfit_gpt_find(&g, ents, "vfit-a", &p) == VFIT_DISK_BAD, "inside another type's");
+	memset(ents + 2 * VFIT_GPT_ENTRY_SIZE, 0, VFIT_GPT_ENTRY_SIZE);
 }
 
 static enum vfit_disk_result chain(const struct vfit_chain *c, uint64_t part_bytes)
