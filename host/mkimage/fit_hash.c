@@ -109,6 +109,53 @@ static int check_confs(const char *name, const void *fit, const struct vfit_fit_
 	return 0;
 }
 
+/* Children of node whose names start with prefix. */
+static unsigned int children(const void *fit, int node, const char *prefix)
+{
+	unsigned int n = 0;
+	int sub;
+
+	fdt_for_each_subnode(sub, fit, node)
+		n += vfit_fdt_prefix(fit, sub, prefix);
+	return n;
+}
+
+static void limit_warn(const char *name, const void *fit, int node, unsigned int n,
+		       unsigned int max, enum vfit_limit l)
+{
+	if (n > max)
+		fprintf(stderr, "vfit: mkimage: warning: %s: %s: %u %s: vfit's verifier takes %u "
+			"at its default limits: a vfit device refuses this FIT, U-Boot takes it\n",
+			name, vfit_node_path(fit, node), n, vfit_limit_to_string(l), max);
+}
+
+/*
+ * What the device verifier refuses for a limit U-Boot does not have (hash
+ * and signature nodes per node, image references per configuration): said
+ * before the FIT is built, not refused, so a FIT for a U-Boot device still
+ * builds.  (Its other limits, depth and path, are U-Boot's and refused.)
+ */
+static void warn_limits(const char *name, const void *fit)
+{
+	unsigned int refs;
+	int node, i, n;
+
+	fdt_for_each_subnode(node, fit, fdt_path_offset(fit, "/images")) {
+		limit_warn(name, fit, node, children(fit, node, "hash"), VFIT_MAX_HASHES,
+			   VFIT_LIMIT_HASHES);
+		limit_warn(name, fit, node, children(fit, node, "signature"), VFIT_MAX_SIGNATURES,
+			   VFIT_LIMIT_SIGNATURES);
+	}
+	fdt_for_each_subnode(node, fit, fdt_path_offset(fit, "/configurations")) {
+		limit_warn(name, fit, node, children(fit, node, "signature"), VFIT_MAX_SIGNATURES,
+			   VFIT_LIMIT_SIGNATURES);
+		for (refs = 0, i = 0; image_refs[i]; i++)
+			if ((n = fdt_stringlist_count(fit, node, image_refs[i])) > 0)
+				refs += (unsigned int)n;
+		limit_warn(name, fit, node, refs, VFIT_MAX_IMAGES, VFIT_LIMIT_IMAGES);
+	}
+}
+
 int vfit_fit_precheck(const char *name, const void *fit, unsigned int flags, struct vfit_err *e)
 {
 	struct vfit_fit_index *ix;
@@ -128,6 +175,8 @@ int vfit_fit_precheck(const char *name, const void *fit, unsigned int flags, str
 		return -1;
 	r = check_confs(name, fit, ix, e);
 	vfit_fit_index_free(ix);
+	if (!r)
+		warn_limits(name, fit);
 	return r;
 }
 

@@ -129,6 +129,14 @@ fails 1 "@ in node name, signing" "e.its: /images/kernel@1: '@' in a node name: 
 	"$VFIT" mkimage -f e.its -k keys x.fit
 ok "@ in node name, unsigned" "$VFIT" mkimage -q -f e.its at.fit
 contains "@ unsigned: warned" "$T/.out" "^vfit: mkimage: warning: e.its: /images/kernel@1: '@' in a node name: U-Boot will not verify signatures in this FIT$"
+# Beyond the device verifier's limits but not U-Boot's: built, with a warning.
+many=$(for i in $(seq 1 17); do printf 'hash-%d { algo = "sha256"; }; ' "$i"; done)
+refs=$(for i in $(seq 1 16); do printf '"kernel", '; done)
+its "" "" "$many" | sed "s/kernel = \"kernel\";/kernel = \"kernel\"; loadables = ${refs%, };/" > e.its
+ok "17 hash nodes, 17 references: built" "$VFIT" mkimage -q -f e.its -k keys many.fit
+contains "hash nodes: warned" "$T/.out" "^vfit: mkimage: warning: e.its: /images/kernel: 17 hash nodes \\(VFIT_MAX_HASHES\\): vfit's verifier takes 16 at its default limits: a vfit device refuses this FIT, U-Boot takes it$"
+contains "references: warned" "$T/.out" "^vfit: mkimage: warning: e.its: /configurations/conf-1: 17 image references \\(VFIT_MAX_IMAGES\\): vfit's verifier takes 16 "
+ok "16 hash nodes: no warning" sh -c "'$VFIT' mkimage -q -f good.its -k keys g16.fit 2>&1 | (! grep -q warning)"
 long=$(printf 'n%.0s' $(seq 1 190))
 its "$long { x = <1>; };" > e.its
 fails 1 "path too long" "/images/kernel/$long: node path longer than U-Boot's 200-byte limit" \
