@@ -310,6 +310,30 @@ static int readable(const char *src)
 	return 1;
 }
 
+/*
+ * A key DTB the flow will read (ROM keys, user keys): one the verifier
+ * refuses would halt every boot, so init refuses it (status 1; 2 when
+ * unreadable).
+ */
+static int control_dtb(const char *src)
+{
+	struct vfit_err e = { 0 };
+	size_t len;
+	const void *p = map_file(src, &len, &e);
+	enum vfit_result r;
+
+	if (!p) {
+		fprintf(stderr, "vfit: boot: %s\n", e.msg);
+		return 2;
+	}
+	r = vfit_control_check(p, len, NULL);
+	vfit_file_unmap(p, len);
+	if (r)
+		fprintf(stderr, "vfit: boot: %s: not a control DTB: %s\n", src,
+			vfit_result_to_string(r));
+	return r ? 1 : 0;
+}
+
 /* DIR/ram: the device's RAM regions, one BASE:SIZE a line. */
 static int write_ram(struct vfit_boot_sim *s, const struct vfit_boot_region *ram,
 		     unsigned int n)
@@ -379,6 +403,8 @@ static int cmd_init(const char *dir, int argc, char **argv)
 			return 2;
 	if (!readable(rom) || !readable(rec) || !readable(user))
 		return 2;
+	if ((c = control_dtb(rom)) || (user && (c = control_dtb(user))))
+		return c;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "vfit: boot: %s: %s\n", dir, strerror(errno));
 		return 2;
@@ -452,6 +478,8 @@ static int cmd_dev_mode(const char *dir, int argc, char **argv)
 
 	if (argc != 2 || (!open_ && strcmp(argv[1], "closed")))
 		return usage(stderr, 2);
+	if (!is_device(dir))
+		return 2;
 	memset(&s, 0, sizeof(s));
 	snprintf(path, sizeof(path), "%s/dev-mode", dir);
 	if (vfit_boot_sim_write_file(&s, path, open_ ? "open\n" : "closed\n", open_ ? 5 : 7)) {

@@ -33,6 +33,7 @@ static const char usage[] =
 	"  --decrypt KEY_DTB   accept encrypted images (cipher nodes) under a configuration\n"
 	"                      signature and decrypt them with the keys in KEY_DTB's /cipher\n"
 	"  -o DIR              with --decrypt: write each image (plaintext) to DIR/NAME\n"
+	"                      (DIR must exist)\n"
 	"  -h, --help          this help\n"
 	"Exit status: 0 verified, 1 rejected, 2 usage or I/O error.\n";
 

@@ -109,6 +109,14 @@ bl_fit "$W/mid.fit" kernel2 "$W/mid.dtb" "$W/bl3.dtb" FWLOAD=0x86000000
 bl_fit "$W/first.fit" rom "$W/rom3.dtb" "$W/mid.dtb"
 status 2 "init with an unreadable input" "$VFIT" boot --device "$D3" init --rom "$W/rom3.dtb" \
 	--recovery "$W/nosuch.fit" "$W/first.fit" "$W/mid.fit" "$W/k3.fit"
+printf 'not a device tree' > "$T/junk.bin"
+status 1 "init with a ROM that is no control DTB" "$VFIT" boot --device "$D3" init --rom "$T/junk.bin" \
+	"$W/first.fit"
+contains "the ROM named" "$T/.out" "^vfit: boot: $T/junk.bin: not a control DTB: "
+ok "nothing made" test ! -e "$D3"
+mkdir "$T/plain"
+status 2 "dev-mode on a directory that is no device" "$VFIT" boot --device "$T/plain" dev-mode open
+ok "nothing written there" test ! -e "$T/plain/dev-mode"
 ok "three-stage device (init again after the failure)" "$VFIT" boot --device "$D3" init --rom "$W/rom3.dtb" \
 	"$W/first.fit" "$W/mid.fit" "$W/k3.fit"
 status 0 "three-stage boot" "$VFIT" boot --device "$D3"
