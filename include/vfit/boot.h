@@ -230,13 +230,6 @@ void vfit_boot_state_encode(const struct vfit_boot_state *s, uint8_t out[VFIT_BO
 VFIT_MUST_CHECK
 enum vfit_state_check vfit_boot_state_decode(const uint8_t *in, size_t len,
 					     struct vfit_boot_state *s);
-/*
- * Whether the OS may ask to confirm what s says booted last (a slot, or
- * recovery): returns VFIT_WHY_NONE, VFIT_WHY_NOT_BOOTED (nothing booted
- * yet) or VFIT_WHY_BOOTED_BAD (that slot is marked bad).  The flow's
- * mark-good and the OS's tools ask the same question here.
- */
-enum vfit_boot_why vfit_boot_state_confirmable(const struct vfit_boot_state *s);
 
 /* ---- results and events ------------------------------------------------------ */
 
@@ -329,6 +322,14 @@ enum vfit_boot_why {
 	VFIT_WHY_TPM_REQUIRED,    /* the ROM requires a TPM the platform does not describe */
 	VFIT_WHY_ROM_TPM,         /* the ROM's TPM requirement (/config vfit,tpm) malformed */
 };
+
+/*
+ * Whether the OS may ask to confirm what s says booted last (a slot, or
+ * recovery): returns VFIT_WHY_NONE, VFIT_WHY_NOT_BOOTED (nothing booted
+ * yet) or VFIT_WHY_BOOTED_BAD (that slot is marked bad).  The flow's
+ * mark-good and the OS's tools ask the same question here.
+ */
+enum vfit_boot_why vfit_boot_state_confirmable(const struct vfit_boot_state *s);
 
 /* Which chain an event is about. */
 enum vfit_boot_chain {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libvfit: the device side of vfit.  Freestanding C11, no heap, no globals.
- * The documented API is what these headers declare; docs/api.list names
+ * The documented API is what these headers declare; lib/api.list names
  * every symbol the installed libvfit.a exports (tests/build/symbols.sh).
  */
 #ifndef VFIT_H
@@ -14,6 +14,15 @@
 #include "vfit/ecdsa.h"
 #include "vfit/crypto.h"
 #include "vfit/boot.h"
+#include "vfit/boot_tpm.h"
+#include "vfit/counter.h"
+#include "vfit/decomp.h"
+#include "vfit/disk.h"
+#include "vfit/aes.h"
+#include "vfit/cipher.h"
+#include "vfit/preload.h"
+#include "vfit/tpm.h"
+#include "vfit/net.h"
 
 /* The release these headers belong to (semantic versioning). */
 #define VFIT_VERSION_MAJOR 0
