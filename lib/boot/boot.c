@@ -274,7 +274,7 @@ enum try {
 static enum try try_slot(struct vfit_run *r, const struct vfit_flow *f, unsigned int s,
 			 bool retry)
 {
-	const struct vfit_chain c = { (enum vfit_boot_chain)s, s, 0, 0, NULL, NULL };
+	const struct vfit_stages c = { (enum vfit_boot_chain)s, s, 0, 0, NULL, NULL };
 	const uint8_t *fit[VFIT_BOOT_MAX_STAGES];
 	size_t len[VFIT_BOOT_MAX_STAGES];
 	struct vfit_boot_state *st = &r->s->state;
@@ -357,11 +357,15 @@ static enum vfit_boot_outcome halt(struct vfit_run *r, bool listing)
 	return VFIT_BOOT_HALT;
 }
 
-/* A recorded chain: measured, then handed over. */
+/*
+ * A recorded chain: measured, then handed over.  A measurement that fails
+ * halts with its own reason: the chain verified, so there is no list of
+ * what did not.
+ */
 static enum vfit_boot_outcome started(struct vfit_run *r, enum vfit_boot_chain chain)
 {
 	if (!vfit_boot_measure_chain_(r, chain))
-		return halt(r, true);
+		return halt(r, false);
 	r->rep->slot = chain < VFIT_CHAIN_RECOVERY ? chain : VFIT_BOOT_NONE;
 	r->rep->nstages = r->s->nstages;
 	start(r, chain);
@@ -449,7 +453,7 @@ static enum vfit_boot_result confirm_booted(struct vfit_run *r, const struct vfi
 	size_t len[VFIT_BOOT_MAX_STAGES];
 	struct vfit_boot_state *st = &r->s->state;
 	unsigned int s = st->booted;
-	struct vfit_chain c;
+	struct vfit_stages c;
 	enum vfit_boot_why w;
 	enum vfit_walk walk;
 
@@ -583,7 +587,7 @@ enum vfit_boot_result vfit_boot_apply_request(const struct vfit_boot_ops *ops,
  * found).  0 if there is none.
  */
 static unsigned int update_position(struct vfit_run *r, const struct vfit_flow *f,
-				    struct vfit_chain *c)
+				    struct vfit_stages *c)
 {
 	const uint8_t *sfit[VFIT_BOOT_MAX_STAGES];
 	size_t slen[VFIT_BOOT_MAX_STAGES];
@@ -671,7 +675,7 @@ static enum vfit_boot_result update(struct vfit_run *r, const struct vfit_flow *
 	size_t slen[VFIT_BOOT_MAX_STAGES];
 	struct vfit_boot_state *st = &r->s->state;
 	struct vfit_boot_event *ev;
-	struct vfit_chain c;
+	struct vfit_stages c;
 	unsigned int cur, target, pos;
 
 	if (!n || n > VFIT_BOOT_MAX_STAGES) {
@@ -685,7 +689,7 @@ static enum vfit_boot_result update(struct vfit_run *r, const struct vfit_flow *
 	}
 	if (target == cur)
 		vfit_ev_say_(r, VFIT_EV_REPAIR, (enum vfit_boot_chain)cur, 0);
-	c = (struct vfit_chain){ VFIT_CHAIN_NEW, cur, 0, n, fit, len };
+	c = (struct vfit_stages){ VFIT_CHAIN_NEW, cur, 0, n, fit, len };
 	pos = update_position(r, f, &c);
 	if (!pos) {
 		vfit_ev_reasons_(r, VFIT_WHY_UPDATE_NO_POSITION);
@@ -707,7 +711,7 @@ static enum vfit_boot_result update(struct vfit_run *r, const struct vfit_flow *
 	if (write_target(r, cur, target, sfit, slen))
 		return VFIT_BOOT_ERROR;
 	/* 4. Read back and verify what the target now holds. */
-	c = (struct vfit_chain){ (enum vfit_boot_chain)target, target, 0, 0, NULL, NULL };
+	c = (struct vfit_stages){ (enum vfit_boot_chain)target, target, 0, 0, NULL, NULL };
 	vfit_boot_ranges_reset_(r);
 	if (vfit_boot_walk_(r, f, &c, false, sfit, slen)) {
 		fail(r, VFIT_WHY_UPDATE_READBACK, c.id);

@@ -314,7 +314,7 @@ static uint64_t staging_room(const struct vfit_run *r)
  * Puts stage `stage` of the chain into the staging area (reserved as a
  * whole, so no image can lie there).  Returns its bus address through *addr.
  */
-static enum vfit_walk stage_in(struct vfit_run *r, const struct vfit_chain *c,
+static enum vfit_walk stage_in(struct vfit_run *r, const struct vfit_stages *c,
 			       unsigned int stage, enum vfit_boot_obj obj, uint64_t *addr,
 			       size_t *len, struct vfit_boot_event *why)
 {
@@ -484,7 +484,7 @@ static enum vfit_walk final_stage(struct vfit_run *r, const struct vfit_image *k
 
 /* One stage of a chain; *k is its kernel (NULL: it hands over through *ctl). */
 static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
-				 const struct vfit_chain *c, bool load, struct vfit_origin *o,
+				 const struct vfit_stages *c, bool load, struct vfit_origin *o,
 				 const void **ctl, size_t *ctl_len, const uint8_t **fit,
 				 size_t *len, bool *tainted, struct vfit_boot_event *why)
 {
@@ -539,7 +539,7 @@ static enum vfit_walk walk_stage(struct vfit_run *r, const struct vfit_flow *f,
 }
 
 enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
-			      const struct vfit_chain *c, bool load,
+			      const struct vfit_stages *c, bool load,
 			      const uint8_t *stage_fit[VFIT_BOOT_MAX_STAGES],
 			      size_t stage_len[VFIT_BOOT_MAX_STAGES])
 {
@@ -574,7 +574,7 @@ enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
 
 enum vfit_walk vfit_boot_recovery_(struct vfit_run *r, const struct vfit_flow *f, bool load)
 {
-	static const struct vfit_chain rec = { VFIT_CHAIN_RECOVERY, 0, 0, 0, NULL, NULL };
+	static const struct vfit_stages rec = { VFIT_CHAIN_RECOVERY, 0, 0, 0, NULL, NULL };
 	static const struct vfit_origin rom = { 0, NULL, false };
 	const unsigned int ts = VFIT_BOOT_MAX_STAGES;
 	const struct vfit_image *k;

@@ -135,7 +135,7 @@ struct vfit_flow {
 };
 
 /* Where the stages of a chain come from: fit[0..n) stand for stages first.. */
-struct vfit_chain {
+struct vfit_stages {
 	enum vfit_boot_chain id;       /* how events name it */
 	unsigned int slot;             /* the rest from this slot's storage */
 	unsigned int first, n;
@@ -157,7 +157,7 @@ enum vfit_walk {
  * s->counter[].
  */
 enum vfit_walk vfit_boot_walk_(struct vfit_run *r, const struct vfit_flow *f,
-			      const struct vfit_chain *c, bool load,
+			      const struct vfit_stages *c, bool load,
 			      const uint8_t *stage_fit[VFIT_BOOT_MAX_STAGES],
 			      size_t stage_len[VFIT_BOOT_MAX_STAGES]);
 /* The recovery FIT, verified with key-recovery alone, and (with load) loaded. */

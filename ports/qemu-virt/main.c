@@ -159,22 +159,31 @@ static void requests(void)
 		say("the confirmation could not be cleared", NULL);
 }
 
-/* The flow halted because the boot record could not be written, not for what it read. */
-static bool record_failed(void)
+/*
+ * The flow halted after a chain verified -- its boot record could not be
+ * written, or its measurement failed -- not for what it read: no other
+ * source is tried (the PCRs may already hold part of that chain).
+ */
+static bool halted_after_verify(void)
 {
-	return report.why == VFIT_WHY_STATE_WRITE || report.why == VFIT_WHY_TRIAL_UNCOUNTED;
+	return report.why == VFIT_WHY_STATE_WRITE || report.why == VFIT_WHY_TRIAL_UNCOUNTED ||
+	       report.why == VFIT_WHY_MEASURE;
 }
 
 /*
  * Nothing verified, not even recovery (the disk's, then the network's):
  * the stage powers off saying why.  With a TPM, a trust state that could
- * not be written halts with the TPM's reason.
+ * not be written, or a measurement, halts with the TPM's reason.
  */
 __attribute__((noreturn)) static void no_boot(void)
 {
 	if (have_tpm && report.why == VFIT_WHY_STATE_WRITE)
 		stage_tpm_halt(VFIT_WHY_NV_WRITE);
-	if (record_failed())
+	if (have_tpm && report.why == VFIT_WHY_MEASURE)
+		stage_tpm_halt(VFIT_WHY_MEASURE);
+	if (report.why == VFIT_WHY_MEASURE)
+		port_halt("a measurement failed");
+	if (halted_after_verify())
 		port_halt("the boot record could not be written");
 	port_halt("nothing verified");
 }
@@ -286,8 +295,8 @@ static enum vfit_boot_outcome flow(bool net)
  * recovery (netboot.c) when that verified nothing -- the same flow and
  * keys, the FIT fetched into staging.  Asked for (the console, the ROM's
  * "first"), network recovery comes first and the disk after it, so a
- * network that fails leaves a good disk bootable.  A boot record that
- * could not be written is no reason to try anything else.
+ * network that fails leaves a good disk bootable.  A chain that verified
+ * but could not be recorded or measured is no reason to try anything else.
  */
 static enum vfit_boot_outcome boot(void)
 {
@@ -297,12 +306,12 @@ static enum vfit_boot_outcome boot(void)
 	report.timings = &times;
 	if (net == NETBOOT_NOW) {
 		o = flow(true);
-		if (o != VFIT_BOOT_HALT || record_failed())
+		if (o != VFIT_BOOT_HALT || halted_after_verify())
 			return o;
 		say("nothing from the network verified: the disk", NULL);
 	}
 	o = flow(false);
-	if (o == VFIT_BOOT_HALT && net == NETBOOT_FALLBACK && !record_failed()) {
+	if (o == VFIT_BOOT_HALT && net == NETBOOT_FALLBACK && !halted_after_verify()) {
 		say("nothing on the disk verified: network recovery", NULL);
 		o = flow(true);
 	}
