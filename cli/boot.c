@@ -372,7 +372,8 @@ static int cmd_init(const char *dir, int argc, char **argv)
 	int c, i, slot;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		if (c == 'r')
 			rom = optarg;
 		else if (c == 'R')
@@ -382,7 +383,7 @@ static int cmd_init(const char *dir, int argc, char **argv)
 		else if (c == 'm' && vfit_boot_sim_ram_add(ram, &nram, optarg, &e))
 			return vfit_err_print(&e, "boot");
 		else if (c != 'm')
-			return usage(stderr, 2);
+			return usage(stderr, cli_bad_option(false, "boot init", c, argv));
 	}
 	if (!rom || optind >= argc || argc - optind > VFIT_BOOT_MAX_STAGES)
 		return usage(stderr, 2);
@@ -507,14 +508,15 @@ int cmd_boot(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd': dir = optarg; break;
 		case 't': timings = true; break;
 		case 'D': dump_dir = optarg; break;
 		case 'S': trust = optarg; break;
 		case 'h': return usage(stdout, 0);
-		default: return usage(stderr, 2);
+		default: return usage(stderr, cli_bad_option(false, "boot", c, argv));
 		}
 	}
 	if (!dir) {

@@ -253,9 +253,9 @@ static int parse(int argc, char **argv, struct cmd *c)
 	int opt, r;
 
 	optind = 1;
-	opterr = 1;
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv,
-				  "a:A:b:B:c:C:d:D:e:Ef:Fg:G:hi:k:K:ln:N:o:O:p:qrR:stT:vVxy:Y:z:Z:",
+				  ":a:A:b:B:c:C:d:D:e:Ef:Fg:G:hi:k:K:ln:N:o:O:p:qrR:stT:vVxy:Y:z:Z:",
 				  longopts, NULL)) != -1) {
 		if (opt > 0 && opt < 128)
 			c->seen[opt] = 1;
@@ -285,7 +285,8 @@ static int parse(int argc, char **argv, struct cmd *c)
 		case 'V': printf("mkimage version vfit %s\n", VFIT_VERSION); return 0;
 		case 'h': return usage(stdout, 0);
 		case OPT_ALLOW_MISSING: m->allow_missing_keys = 1; break;
-		case '?': return usage(stderr, 2);
+		case '?':
+		case ':': return usage(stderr, cli_bad_option(false, "mkimage", opt, argv));
 		default:
 			r = value_opt(c, opt);
 			if (r >= 0)

@@ -96,7 +96,7 @@ static int help(int argc, char **argv)
 	char *args[] = { argc > 2 ? argv[2] : NULL, "--help", NULL };
 	int r;
 
-	if (argc == 2)
+	if (argc == 2 || (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))))
 		return usage(stdout, 0);
 	if (argc > 3) {
 		fprintf(stderr, "vfit: help: one command at a time\n");

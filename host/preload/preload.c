@@ -180,13 +180,13 @@ int vfit_preload_make_file(const struct vfit_preload_args *a, struct vfit_err *e
 		return -1;
 	size = sig_size(k, algo);
 	if (!size) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: a %d-bit %s key does not make '%s'", a->key,
+		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: a %d-bit %s key does not make '%s'", a->key,
 			     EVP_PKEY_get_bits(k), EVP_PKEY_get_base_id(k) == EVP_PKEY_RSA ?
 			     "RSA" : "EC", algo);
 		goto out;
 	}
 	if (pss && EVP_PKEY_get_base_id(k) != EVP_PKEY_RSA) {
-		vfit_err_set(e, VFIT_EXIT_USAGE, "padding pss needs an RSA key");
+		vfit_err_set(e, VFIT_EXIT_REJECT, "%s: padding pss needs an RSA key", a->key);
 		goto out;
 	}
 	if (hsize < VFIT_PRELOAD_HDR + 2 * size) {

@@ -271,6 +271,7 @@ __attribute__((noreturn)) static void start_linux(void)
 	con_dec(stack_used());
 	con_puts(" bytes");
 	con_nl();
+	plat_quiesce();
 	linux_clean(k->addr, mem, (uintptr_t)dtb, fdt_totalsize(dtb), rd_addr, rd_size);
 	if (have_tpm)
 		stage_tpm_lock();

@@ -13,6 +13,7 @@
  */
 #include <libfdt.h>
 
+#include "arch.h"
 #include "plat.h"
 #include "port.h"
 #include "storage.h"
@@ -49,6 +50,9 @@ const char *plat_init(struct plat_ram *r)
 	const char *why;
 
 	port_mmu_on();
+	/* Every wait of the stage is bounded by the generic timer: it must count. */
+	if (!cnt_freq())
+		return "the generic timer reports no frequency (CNTFRQ 0): no wait could be bounded";
 	r->dtb_addr = (uintptr_t)fdt;
 	if (fdt_check_header(fdt) || fdt_totalsize(fdt) > DTB_MAX)
 		return "no valid DTB from QEMU at the start of RAM";
@@ -57,8 +61,8 @@ const char *plat_init(struct plat_ram *r)
 		return why;
 	r->loader_addr = (uintptr_t)__ram_start;
 	r->loader_size = (uintptr_t)__ram_end - (uintptr_t)__ram_start;
-	/* A 32-bit CPU addresses only the first 4 GiB. */
-	if (sizeof(uintptr_t) < 8 && r->base + r->size > 0x100000000ull)
+	/* The stage maps (mmu.c), and a 32-bit CPU addresses, only the first 4 GiB. */
+	if (r->base + r->size > 0x100000000ull)
 		r->size = r->base < 0x100000000ull ? 0x100000000ull - r->base : 0;
 	end = r->base + r->size;
 	if (r->base > r->loader_addr || end < STAGING_ADDR + STAGING_MIN || end < r->base)
@@ -66,6 +70,11 @@ const char *plat_init(struct plat_ram *r)
 	r->fit_addr = STAGING_ADDR;
 	r->fit_size = end - STAGING_ADDR > STAGING_MAX ? STAGING_MAX : end - STAGING_ADDR;
 	return storage_init();
+}
+
+void plat_quiesce(void)
+{
+	storage_stop();
 }
 
 void plat_print(const char *line)

@@ -37,6 +37,8 @@ struct plat_ram {
 
 /* Brings up MMU, console, clock and the disk; NULL or why it failed. */
 const char *plat_init(struct plat_ram *ram);
+/* Stops the devices the stage drove (the disk), before Linux owns their memory. */
+void plat_quiesce(void);
 
 /*
  * FIT `stage` (0-based) of a chain into dst[0..cap): dst must be in RAM,

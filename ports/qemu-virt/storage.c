@@ -64,6 +64,11 @@ const char *storage_init(void)
 	return NULL;
 }
 
+void storage_stop(void)
+{
+	vblk_stop();
+}
+
 static enum plat_io read_bytes(unsigned int p, uint64_t off, void *dst, uint64_t n)
 {
 	const struct vfit_part *pt = &disk.part[p];

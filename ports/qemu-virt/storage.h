@@ -4,5 +4,7 @@
 
 /* Finds the virtio disk and its vfit partitions; NULL or why it failed. */
 const char *storage_init(void);
+/* Resets the disk: no request of the stage's is left for it. */
+void storage_stop(void);
 
 #endif

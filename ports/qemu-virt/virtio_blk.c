@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "arch.h"
+#include "port.h"
 #include "virtio.h"
 #include "virtio_blk.h"
 
@@ -19,6 +20,8 @@
 
 /* Bytes per request: bounded, so no device limit is ever hit. */
 #define MAX_BYTES (4u << 20)
+/* How long one request may take: far beyond any disk's 4 MiB. */
+#define REQ_NS (30ull * 1000000000u)
 
 struct req_hdr {
 	uint32_t type, reserved;
@@ -30,6 +33,7 @@ static struct virtio_dev dev;
 static struct req_hdr hdr;
 static volatile uint8_t status;
 static uint16_t last_used;
+static int up;
 
 int vblk_init(uint64_t *sectors)
 {
@@ -42,11 +46,29 @@ int vblk_init(uint64_t *sectors)
 	virtio_ready(&dev);
 	*sectors = (uint64_t)virtio_config(&dev, 0) | (uint64_t)virtio_config(&dev, 4) << 32;
 	last_used = vq.used_idx;
+	up = 1;
 	return 0;
 }
 
+void vblk_stop(void)
+{
+	if (up)
+		virtio_reset(&dev);
+	up = 0;
+}
+
+/*
+ * One request, waited for until REQ_NS.  The device must complete it
+ * once, as descriptor chain 0; late or anything else, it may still be
+ * writing the buffer, so it is reset and the disk is gone for this boot.
+ */
 static int request(uint32_t type, uint64_t lba, uintptr_t buf, uint32_t len)
 {
+	uint64_t until;
+	uint16_t used;
+
+	if (!up)
+		return -1;
 	hdr.type = type;
 	hdr.reserved = 0;
 	hdr.sector = lba;
@@ -56,12 +78,20 @@ static int request(uint32_t type, uint64_t lba, uintptr_t buf, uint32_t len)
 				    (uint16_t)(VQ_D_NEXT | (type == BLK_T_IN ? VQ_D_WRITE : 0)), 2 };
 	vq.d[2] = (struct vq_desc){ (uintptr_t)&status, 1, VQ_D_WRITE, 0 };
 	virtio_post(&dev, 0, &vq, 0);
+	until = clock_ns() + REQ_NS;
 	/* The interrupt is level-triggered until acknowledged: no wake-up is lost. */
-	while (*(volatile uint16_t *)&vq.used_idx == last_used)
+	while ((used = *(volatile uint16_t *)&vq.used_idx) == last_used && clock_ns() < until) {
+		clock_wake_at(until);
 		wfi();
+		clock_wake_off();
+	}
 	dsb();
-	last_used++;
 	virtio_irq_ack(&dev);
+	if ((uint16_t)(used - last_used) != 1 || vq.used_ring[last_used % VQ_SIZE].id != 0) {
+		vblk_stop();
+		return -1;
+	}
+	last_used++;
 	return status == BLK_S_OK ? 0 : -1;
 }
 

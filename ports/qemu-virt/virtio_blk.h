@@ -12,5 +12,7 @@ int vblk_init(uint64_t *sectors);
 /* Reads/writes n sectors at lba to/from RAM at buf; 0 or -1 on a device error. */
 int vblk_read(uint64_t lba, void *buf, uint64_t n);
 int vblk_write(uint64_t lba, const void *buf, uint64_t n);
+/* Resets the device (also after a request it did not complete as asked: reads fail since). */
+void vblk_stop(void);
 
 #endif

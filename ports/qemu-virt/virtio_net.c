@@ -29,9 +29,14 @@ static uint8_t rxbuf[VQ_SIZE][BUF] __attribute__((aligned(64)));
 static uint8_t txbuf[VQ_SIZE][BUF] __attribute__((aligned(64)));
 static struct virtio_dev dev;
 static size_t hdr;
-static uint16_t rx_seen, tx_seen, tx_next;
+static uint16_t rx_seen, tx_seen;
+/* Bit i: buffer i is the device's (posted, not yet returned): what it hands back must be. */
+static uint32_t rx_dev, tx_dev;
 static int held = -1;
 static int up;
+
+_Static_assert(VQ_SIZE <= 32, "one bit per buffer");
+#define ALL (VQ_SIZE == 32 ? 0xffffffffu : (1u << VQ_SIZE) - 1)
 
 int vnet_init(uint8_t mac[6])
 {
@@ -57,7 +62,9 @@ int vnet_init(uint8_t mac[6])
 	rxq.avail_idx = VQ_SIZE;
 	/* Sent buffers are reclaimed when a slot is needed: no interrupt for them. */
 	txq.avail_flags = VQ_AVAIL_NO_INTERRUPT;
-	rx_seen = tx_seen = tx_next = 0;
+	rx_seen = tx_seen = 0;
+	rx_dev = ALL;
+	tx_dev = 0;
 	held = -1;
 	w0 = virtio_config(&dev, 0);
 	w1 = virtio_config(&dev, 4);
@@ -70,6 +77,19 @@ int vnet_init(uint8_t mac[6])
 	return 0;
 }
 
+/* Sent buffers the device has returned, by id: it may complete them in any order. */
+static void tx_reclaim(void)
+{
+	uint32_t id;
+
+	while (*(volatile uint16_t *)&txq.used_idx != tx_seen) {
+		dsb();
+		id = txq.used_ring[tx_seen++ % VQ_SIZE].id;
+		if (id < VQ_SIZE)
+			tx_dev &= ~(1u << id);
+	}
+}
+
 int vnet_send(const uint8_t *frame, size_t len)
 {
 	uint64_t until = clock_ns() + 1000000000ull;
@@ -77,17 +97,25 @@ int vnet_send(const uint8_t *frame, size_t len)
 
 	if (!up || len > FRAME_MAX)
 		return -1;
-	/* Every slot in flight: wait (bounded) for the device to take one. */
-	while ((uint16_t)(tx_next - *(volatile uint16_t *)&txq.used_idx) >= VQ_SIZE)
+	/* Every buffer in flight: wait (bounded) for the device to return one. */
+	for (tx_reclaim(); tx_dev == ALL; tx_reclaim())
 		if (clock_ns() > until)
 			return -1;
-	slot = tx_next % VQ_SIZE;
+	for (slot = 0; tx_dev >> slot & 1; slot++)
+		;
 	memset(txbuf[slot], 0, hdr);
 	memcpy(txbuf[slot] + hdr, frame, len);
 	txq.d[slot].len = (uint32_t)(hdr + len);
-	tx_next++;
+	tx_dev |= 1u << slot;
 	virtio_post(&dev, TXQ, &txq, slot);
 	return 0;
+}
+
+/* Receive buffer id back to the device. */
+static void rx_post(uint32_t id)
+{
+	rx_dev |= 1u << id;
+	virtio_post(&dev, RXQ, &rxq, (uint16_t)id);
 }
 
 const uint8_t *vnet_recv(uint64_t deadline, size_t *len)
@@ -97,9 +125,10 @@ const uint8_t *vnet_recv(uint64_t deadline, size_t *len)
 	if (!up)
 		return NULL;
 	if (held >= 0) {
-		virtio_post(&dev, RXQ, &rxq, (uint16_t)held);
+		rx_post((uint32_t)held);
 		held = -1;
 	}
+	/* Every pass ends at the deadline test, whatever the device returns. */
 	for (;;) {
 		/* Acknowledged before looking: a frame arriving after the look keeps the line up. */
 		virtio_irq_ack(&dev);
@@ -108,21 +137,23 @@ const uint8_t *vnet_recv(uint64_t deadline, size_t *len)
 			id = rxq.used_ring[rx_seen % VQ_SIZE].id;
 			n = rxq.used_ring[rx_seen % VQ_SIZE].len;
 			rx_seen++;
-			if (id >= VQ_SIZE)
-				continue;
-			if (n <= hdr || n > BUF) {
-				virtio_post(&dev, RXQ, &rxq, (uint16_t)id);
-				continue;
+			/* Only a buffer the device holds comes back, once. */
+			if (id < VQ_SIZE && rx_dev >> id & 1) {
+				rx_dev &= ~(1u << id);
+				if (n > hdr && n <= BUF) {
+					held = (int)id;
+					*len = n - hdr;
+					return rxbuf[id] + hdr;
+				}
+				rx_post(id);
 			}
-			held = (int)id;
-			*len = n - hdr;
-			return rxbuf[id] + hdr;
+		} else {
+			clock_wake_at(deadline);
+			wfi();
+			clock_wake_off();
 		}
 		if (clock_ns() >= deadline)
 			return NULL;
-		clock_wake_at(deadline);
-		wfi();
-		clock_wake_off();
 	}
 }
 

@@ -121,7 +121,7 @@ MKIMAGE_SIGN_PIN=1234 fails "unknown engine" "^vfit: -N nosuch: OpenSSL engine n
 MKIMAGE_SIGN_PIN=1234 fails "empty engine name" "^vfit: mkimage: -N needs an engine name$" \
 	-N '' -f x.its
 status 2 "missing engine name" "$VFIT" mkimage -f x.its keep.fit -N
-contains "missing engine name: message" "$T/.out" "option requires an argument -- 'N'"
+contains "missing engine name: message" "$T/.out" "^vfit: mkimage: -N needs a value$"
 ok "token has exactly the one key pair" test \
 	"$(pkcs11-tool --module "$MODULE" --token-label vfit --login --pin 1234 -O 2>/dev/null |
 	   grep -c 'Key Object')" = 2
