@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* vfit keygen -a rsa2048|rsa3072|rsa4096|ecdsa256|ecdsa384 -k DIR -n NAME [--force] */
+/* vfit keygen -a rsa2048|rsa3072|rsa4096|ecdsa256|ecdsa384 -k DIR -n NAME [-f|--force] */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,11 +10,11 @@
 static int usage(FILE *f, int status)
 {
 	fprintf(f, "usage: vfit keygen -a rsa2048|rsa3072|rsa4096|ecdsa256|ecdsa384 -k DIR -n NAME "
-		   "[--force]\n"
+		   "[-f|--force]\n"
 		   "  writes the files mkimage -k DIR uses for key-name-hint NAME:\n"
 		   "  RSA: DIR/NAME.key (PEM private key, mode 0600) and DIR/NAME.crt\n"
 		   "  (self-signed certificate, CN=NAME); ECDSA: DIR/NAME.pem (PEM private\n"
-		   "  key, mode 0600).  Existing files are kept unless --force.  DIR is\n"
+		   "  key, mode 0600).  Existing files are kept unless -f.  DIR is\n"
 		   "  made (mode 0700) when it does not exist.\n"
 		   "  -h, --help  this help;  -V, --version  the version\n");
 	return status;

@@ -29,9 +29,9 @@ static const struct {
 	{ "audit", cmd_audit, "what a FIT's signatures protect, will it boot: -f FIT [-k DTB] [--svg OUT]" },
 	{ "disk", cmd_disk, "boot disk image: create|write|counter|info|update|mark-good (GPT, slots, state, counters)" },
 	{ "preload", cmd_preload, "pre-load signature header: -k KEY.pem [-a ALGO] [-p PAD] [-K DTB] IMAGE OUT" },
-	{ "preload_check_sign", cmd_preload_check_sign, "check a pre-load header: -f FILE -k KEY.pem [-a ALGO] [-p PAD]" },
+	{ "preload_check_sign", cmd_preload_check_sign, "check a pre-load header: -f FILE -k KEY.pem [-a ALGO] [-p PAD] | -K DTB" },
 	{ "dumpimage", cmd_dumpimage, "U-Boot dumpimage: -l IMAGE, or -T TYPE -p N -o FILE IMAGE" },
-	{ "mkenvimage", cmd_mkenvimage, "U-Boot mkenvimage: -s SIZE -o OUT [-r] [-b] [-p BYTE] FILE" },
+	{ "mkenvimage", cmd_mkenvimage, "U-Boot mkenvimage: -s SIZE [-o OUT] [-r] [-b] [-p BYTE] [FILE|-]" },
 	{ "fit_check_sign", cmd_fit_check_sign, "U-Boot fit_check_sign: -f FIT -k DTB [-c CONF]" },
 	{ "fit_info", cmd_fit_info, "U-Boot fit_info: -f FIT -n NODE -p PROP" },
 };
