@@ -15,9 +15,15 @@ static volatile uint32_t *reg(uint32_t off)
 	return (volatile uint32_t *)(uintptr_t)(UART_BASE + off);
 }
 
+/*
+ * A full FIFO is waited for a bounded number of reads (the clock may not
+ * run yet): a UART that never drains loses characters, the stage goes on.
+ */
 static void putc_raw(char c)
 {
-	while (*reg(UART_FR) & FR_TXFF)
+	unsigned int n;
+
+	for (n = 0; (*reg(UART_FR) & FR_TXFF) && n < 1000000u; n++)
 		;
 	*reg(UART_DR) = (uint8_t)c;
 }

@@ -58,7 +58,7 @@ const char *storage_init(void)
 		enum vfit_disk_result r = vfit_gpt_find(&g, ents, part_name[i], &disk.part[i]);
 
 		if (r == VFIT_DISK_BAD)
-			return "GPT: a vfit partition is duplicated or out of bounds";
+			return "GPT: a vfit partition is duplicated, out of bounds or shares sectors";
 		disk.have[i] = r == VFIT_DISK_OK;
 	}
 	return NULL;
@@ -117,6 +117,7 @@ enum plat_io plat_chain_write(enum plat_chain c, const void *const fit[], const 
 {
 	struct vfit_chain ch = { 0 };
 	uint64_t off = 4096;
+	size_t whole;
 	unsigned int i;
 
 	if (!disk.have[c])
@@ -133,10 +134,18 @@ enum plat_io plat_chain_write(enum plat_chain c, const void *const fit[], const 
 			return PLAT_IO_BIG;
 	}
 	ch.count = n;
-	/* Whole sectors go out: the tail of the last one is whatever follows the FIT in RAM. */
-	for (i = 0; i < n; i++)
-		if (write_bytes(c, ch.offset[i], fit[i], len[i]))
+	/* Whole sectors from the FIT, and its tail from a zero-padded copy: nothing past it is read. */
+	for (i = 0; i < n; i++) {
+		whole = len[i] / 512 * 512;
+		if (whole && write_bytes(c, ch.offset[i], fit[i], whole))
 			return PLAT_IO_ERROR;
+		if (whole == len[i])
+			continue;
+		memset(sec, 0, sizeof(sec));
+		memcpy(sec, (const uint8_t *)fit[i] + whole, len[i] - whole);
+		if (write_bytes(c, ch.offset[i] + whole, sec, sizeof(sec)))
+			return PLAT_IO_ERROR;
+	}
 	vfit_chain_encode(&ch, sec);
 	return write_bytes(c, 0, sec, sizeof(sec));
 }
