@@ -27,9 +27,12 @@ OBJCOPY ?= objcopy
 OPT     ?= -O2 -g
 SAN     ?=
 WERROR  ?=
-# One version, in include/vfit/vfit.h.
-VERSION := $(shell sed -n 's/^\#define VFIT_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' \
-	include/vfit/vfit.h | paste -sd.)
+# One version, in include/vfit/vfit.h: joined by make, not paste (which
+# bitbake's HOSTTOOLS lack: the version came out empty in every FIT signed).
+empty :=
+space := $(empty) $(empty)
+VERSION := $(subst $(space),.,$(strip $(shell sed -n \
+	's/^\#define VFIT_VERSION_\(MAJOR\|MINOR\|PATCH\) //p' include/vfit/vfit.h)))
 
 # -Werror where the project asks for it: make test and everything it runs
 # (tests/build's own makes inherit it); a plain make warns and goes on.
@@ -236,10 +239,17 @@ UBOOT_TOOLS     = $(foreach t,$(UBOOT_TOOLS_MAN),$(firstword $(subst :, ,$(t))))
 MAN_PAGES       = $(notdir $(wildcard man/*.1))
 # $(call reldir,FROM,TO): directory TO relative to FROM, with a final / (none
 # when they are the same): the start of a relative link from FROM into TO.
-reldir = $(patsubst %,%/,$(filter-out .,$(shell realpath -m --relative-to='$(1)' '$(2)')))
-# $(call tool_links,DIR,MANDIR): DIR/NAME -> vfit and MANDIR/NAME.1 -> its page, per tool name.
+reldir = $(patsubst %,%/,$(filter-out .,$(shell realpath -ms --relative-to='$(1)' '$(2)')))
+# $(call tool_links,DIR,MANDIR): DIR/NAME -> vfit and MANDIR/NAME.1 -> its page, per tool
+# name; a name that is already another package's file (u-boot-tools') is refused, not replaced.
 define tool_links
 	$(Q)for t in $(UBOOT_TOOLS_MAN); do \
+		for l in $(DESTDIR)$(1)/$${t%%:*} $(DESTDIR)$(2)/$${t%%:*}.1; do \
+			if [ -e "$$l" ] || [ -L "$$l" ]; then case $$(readlink "$$l") in \
+			vfit|*/vfit|vfit*.1|*/vfit*.1) ;; \
+			*) echo "make install: $$l is not vfit's: left alone (remove it first)" >&2; \
+			   exit 1 ;; esac; fi; \
+		done; \
 		ln -sf $(call reldir,$(1),$(BINDIR))vfit $(DESTDIR)$(1)/$${t%%:*}; \
 		ln -sf $(call reldir,$(2),$(MANDIR)/man1)$${t#*:}.1 $(DESTDIR)$(2)/$${t%%:*}.1; \
 	done
@@ -291,7 +301,7 @@ uninstall:
 	done)
 
 clean:
-	rm -rf build
+	rm -rf $(BUILD)
 
 # The bare-metal stage for QEMU virt (make qemu-boot ARCH=arm64|arm): its own block.
 include ports/qemu-virt/port.mk

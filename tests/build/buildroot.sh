@@ -27,6 +27,8 @@ H=$T/host
 PC=$H/lib/pkgconfig:$(pkg-config --variable pc_path pkg-config)
 BD=$T/build/host-vfit-$VERSION
 ok "the local site's copy of the source" tree_copy "$BD"
+# rsync copies a developer's build/ too: it must not be what gets installed.
+mkdir -p "$BD/build" && printf '#!/bin/sh\necho stale\n' >"$BD/build/vfit" && chmod +x "$BD/build/vfit"
 cat >"$T/br.mk" <<EOF2
 # Stand-in for Buildroot around one host package.
 BR2_EXTERNAL_VFIT_PATH := $ROOT/buildroot
@@ -34,8 +36,9 @@ HOST_DIR := $H
 HOST_CFLAGS := -I$H/include -O2
 HOST_LDFLAGS := -L$H/lib -Wl,-rpath,$H/lib
 HOST_MAKE_ENV := PATH=$H/bin:\$(PATH) PKG_CONFIG_LIBDIR=$PC
+HOST_CPPFLAGS := -I$H/include
 HOST_CONFIGURE_OPTS := CC="gcc" AR="ar" LD="ld" OBJCOPY="objcopy" \\
-	CFLAGS="\$(HOST_CFLAGS)" CPPFLAGS="-I$H/include" LDFLAGS="\$(HOST_LDFLAGS)"
+	CFLAGS="\$(HOST_CFLAGS)" CPPFLAGS="\$(HOST_CPPFLAGS)" LDFLAGS="\$(HOST_LDFLAGS)"
 define host-generic-package
 all: $BD/.stamp_host_installed
 $BD/.stamp_built:
@@ -51,9 +54,12 @@ env -i PATH="$PATH" HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" make -f "$T/br.mk" >"$
 rc=$?
 is "HOST_VFIT_BUILD_CMDS and HOST_VFIT_INSTALL_CMDS" 0 $rc
 [ $rc = 0 ] || tail -n 10 "$T/br.log" | sed 's/^/    /'
-contains "HOST_CFLAGS reach the compiler" "$T/br.log" " -I$H/include -O2 .*-c -o build/cli/vfit.o"
+contains "HOST_CFLAGS reach the compiler" "$T/br.log" " -I$H/include -O2 .*-c -o br-build/cli/vfit.o"
+contains "host-dtc's libfdt headers first" "$T/br.log" "-I$H/include -I$H/include/libfdt .*-c -o br-build/cli/vfit.o"
 if grep -q -- "-Werror" "$T/br.log"; then fail "the package's build uses -Werror"; else pass; fi
 ok "HOST_DIR/bin/vfit runs" "$H/bin/vfit" --version
+"$H/bin/vfit" --version >"$T/v" 2>&1
+contains "the one built here, not a copied build/" "$T/v" "^vfit $VERSION$"
 for t in mkimage dumpimage mkenvimage fit_check_sign fit_info preload_check_sign; do
 	is "HOST_DIR/lib/vfit/bin/$t -> ../../../bin/vfit" ../../../bin/vfit \
 		"$(readlink "$H/lib/vfit/bin/$t")"

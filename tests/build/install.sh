@@ -68,6 +68,11 @@ ok "make install (no tool names in BINDIR)" mk $DIRS install
 ok "plain install: no tool name in BINDIR" test ! -e "$D/usr/bin/mkimage"
 printf '#!/bin/sh\n' >"$D/usr/bin/mkimage"
 ln -s /usr/bin/other "$D/usr/bin/dumpimage"
+# ... and a tool-name install over it is refused, not replaced.
+# shellcheck disable=SC2086
+status 2 "UBOOT_TOOLS_NAMES=1 over a foreign mkimage: refused" mk $DIRS UBOOT_TOOLS_NAMES=1 install
+contains "the file named" "$T/.out" "make install: $D/usr/bin/mkimage is not vfit's: left alone"
+is "the foreign mkimage kept" "#!/bin/sh" "$(cat "$D/usr/bin/mkimage")"
 # shellcheck disable=SC2086
 ok "make uninstall" mk $DIRS uninstall
 is "only the foreign names are left" "./usr/bin/dumpimage ./usr/bin/mkimage" \

@@ -13,8 +13,13 @@ VFIT_LICENSE_FILES = LICENSE
 HOST_VFIT_DEPENDENCIES = host-dtc host-openssl host-pkgconf
 
 # The Makefile takes CC, CFLAGS, LDFLAGS, AR, ... from HOST_CONFIGURE_OPTS
-# and warns without failing (-Werror only under make test).
-HOST_VFIT_MAKE_OPTS = $(HOST_CONFIGURE_OPTS) PREFIX=$(HOST_DIR) V=1
+# and warns without failing (-Werror only under make test).  host-dtc's
+# headers are in HOST_DIR/include/libfdt, which HOST_CPPFLAGS lacks (else
+# the build machine's libfdt.h would do); objects go to br-build, not to a
+# build/ the local site's rsync may have copied from a developer's tree.
+HOST_VFIT_MAKE_OPTS = $(HOST_CONFIGURE_OPTS) \
+	CPPFLAGS="$(HOST_CPPFLAGS) -I$(HOST_DIR)/include/libfdt" \
+	BUILD=br-build PREFIX=$(HOST_DIR) V=1
 
 define HOST_VFIT_BUILD_CMDS
 	$(HOST_MAKE_ENV) $(MAKE) -C $(@D) $(HOST_VFIT_MAKE_OPTS) all
