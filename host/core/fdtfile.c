@@ -9,6 +9,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,8 @@ void vfit_hugepages(void *p, size_t len)
 		madvise((void *)a, end - a, MADV_HUGEPAGE);
 }
 
+#define READ_MAX (1u << 30)
+
 int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *len,
 		 struct vfit_err *e)
 {
@@ -41,15 +44,22 @@ int vfit_fd_read(int fd, const char *what, size_t extra, char **data, size_t *le
 	size_t cap = 1 << 20, n = 0;
 	char *p, *q;
 	ssize_t r;
+	bool reg = !fstat(fd, &st) && S_ISREG(st.st_mode);
 
 	/* A regular file is read into a buffer of exactly its size (plus extra). */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+	if (reg && st.st_size > 0)
 		cap = (size_t)st.st_size + 1;
 	p = malloc(cap + extra);
 	if (!p)
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", what);
 	vfit_hugepages(p, cap + extra);
 	for (;;) {
+		/* Anything else (a pipe, a device, /dev/zero) stops at a bound, not at memory's end. */
+		if (n == cap && !reg && cap >= READ_MAX) {
+			free(p);
+			return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: more than %u MiB and not a "
+					    "regular file", what, READ_MAX >> 20);
+		}
 		if (n == cap) {
 			/* glibc moves large blocks with mremap: growth does not copy. */
 			q = realloc(p, cap * 2 + extra);
@@ -367,12 +377,27 @@ static int tmp_name(struct vfit_out *o, const char *path)
 
 int vfit_out_open(struct vfit_out *o, const char *path, struct vfit_err *e)
 {
+	struct stat st;
 	int fd, err;
 
 	o->tmp = NULL;
 	if (tmp_name(o, path)) {
 		vfit_out_discard(o);
 		return vfit_err_set(e, VFIT_EXIT_USAGE, "%s: out of memory", path);
+	}
+	/*
+	 * A new file is renamed over the old one: a device, a FIFO or a
+	 * socket there would be replaced by a plain file, and a read-only
+	 * file's mode ignored.  Both are refused before anything is written.
+	 */
+	if (!stat(o->path, &st) && !S_ISREG(st.st_mode)) {
+		vfit_err_set(e, VFIT_EXIT_USAGE, "%s: not a regular file, not replaced", path);
+		vfit_out_discard(o);
+		return -1;
+	}
+	if (vfit_check_writable(path, e)) {
+		vfit_out_discard(o);
+		return -1;
 	}
 	fd = o->fixed_tmp ? create_tmp(o->tmp, target_mode(o)) : vfit_tmp_make(o->tmp, 0);
 	if (fd < 0) {

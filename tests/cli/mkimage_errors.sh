@@ -71,11 +71,24 @@ if [ "$(id -u)" != 0 ]; then
 	ok "DTB untouched" cmp kdir/c.dtb control0.dtb
 fi
 chmod u+w kdir
-# The output is a directory: the rename fails after the temporary exists.
+# The output is a directory, a FIFO, a device or read-only: refused before
+# anything is written (a rename would put a plain file in its place).
 mkdir isdir.fit
 status 2 "output is a directory" "$VFIT" mkimage -f good.its -k keys isdir.fit
-contains "rename refused" "$T/.out" "isdir.fit: cannot install"
+contains "directory refused" "$T/.out" "^vfit: isdir.fit: not a regular file, not replaced$"
 status 0 "directory untouched" test -z "$(ls -A isdir.fit)"
+mkfifo fifo.fit
+status 2 "output is a FIFO" "$VFIT" mkimage -f good.its -k keys fifo.fit
+ok "still a FIFO" test -p fifo.fit
+if mknod null.fit c 1 3 2>/dev/null; then
+	printf 'a=b\n' >env.txt
+	status 2 "output is a device" "$VFIT" mkenvimage -s 64 -o null.fit env.txt
+	ok "still a device" test -c null.fit
+fi
+cp good.fit ro.fit && chmod 444 ro.fit
+status 2 "-F on a read-only FIT" "$VFIT" mkimage -F -k keys ro.fit
+contains "read-only refused" "$T/.out" "^vfit: ro.fit: read-only file \\(mode 0444\\), not replaced$"
+ok "read-only FIT unchanged" cmp ro.fit good.fit
 ls -A > ls0.txt
 status 1 "no temporary files left" grep "^\\..*\\.[A-Za-z0-9]\\{6\\}$" ls0.txt
 fails 2 "dtc not installed" "good.its: cannot run dtc" env PATH=/nonexistent "$VFIT" mkimage -f good.its x.fit
